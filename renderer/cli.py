@@ -1,0 +1,92 @@
+"""The command-line shell: parses options, calls the core, maps errors to exit codes.
+
+Subcommands live in `renderer.commands.<name>` and are imported only when invoked,
+so `dynamo-render lint` in a pre-commit hook never pays for the renderer, and so on.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from renderer import __version__
+
+# name -> (module, one-line help shown by `dynamo-render --help` without importing it)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "binding": ("renderer.commands.binding", "Compute or verify checkpoint bindings from snapshots."),
+    "render": ("renderer.commands.render", "Render a DGD into DCD or Grove manifests, bound to checkpoints."),
+    "lint": ("renderer.commands.lint", "Check committed manifests for wrong binding copies, and fix them."),
+    "snapshot": ("renderer.commands.snapshot", "Sign and verify captured checkpoint snapshots."),
+}
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module = importlib.import_module(entry[0])
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=(
+        "Exit codes: 0 success, 1 findings (lint errors, binding mismatch, files fixed), "
+        "2 usage or input error.\n\n"
+        "Run `dynamo-render COMMAND --help` for the options of each command."
+    ),
+)
+@click.version_option(__version__, "-V", "--version", prog_name="dynamo-render")
+def cli() -> None:
+    """Render and lint NVIDIA Dynamo workloads pinned to verified checkpoints.
+
+    A binding `v1/<uid>/<generation>/<sha256>` ties a pod template to one captured
+    DynamoCheckpoint; the operator refuses to start pods whose binding differs by a byte.
+    dynamo-render computes it offline, exactly as the operator does.
+    """
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit code; library errors become one line on stderr."""
+    from renderer.errors import DynamoRenderError
+
+    try:
+        result: Any = cli.main(args=argv, prog_name="dynamo-render", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_ERROR
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 130
+    except DynamoRenderError as exc:
+        click.echo(f"dynamo-render: error: {exc}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `dynamo-render render ... | head`: stop quietly, like other Unix tools.
+        sys.stderr.close()
+        return EXIT_OK
+    return int(result or 0)

@@ -1,0 +1,73 @@
+"""Go `encoding/json` text rules: HTML-safe string escaping and float64 formatting.
+
+Both the YAML reader (numbers reach Kubernetes as Go-formatted JSON) and the binding
+encoder (the digest is over Go's bytes) need exactly these rules, so they live here once.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Everything Go's encoder rewrites: C0 controls, quote, backslash, the HTML-unsafe
+# trio, the two JavaScript line separators, and lone surrogates (invalid UTF-8 in Go).
+_NEEDS_ESCAPE = re.compile("[\x00-\x1f\"\\\\<>&\u2028\u2029\ud800-\udfff]")
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    ch = match.group()
+    short = _SHORT_ESCAPES.get(ch)
+    if short is not None:
+        return short
+    if "\ud800" <= ch <= "\udfff":
+        return "\ufffd"
+    return f"\\u{ord(ch):04x}"
+
+
+def encode_string(value: str) -> str:
+    """Return `value` as a quoted JSON string, byte-for-byte as Go's json.Marshal writes it."""
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
+
+
+def format_float(value: float) -> str:
+    """Format a float64 as Go's encoding/json does (shortest digits, 'f' or 'e' by magnitude).
+
+    Raises ValueError for NaN and infinities, which Go refuses to encode.
+    """
+    if math.isnan(value):
+        raise ValueError("json: unsupported value: NaN")
+    if math.isinf(value):
+        raise ValueError(f"json: unsupported value: {'+' if value > 0 else '-'}Inf")
+    if value == 0:
+        return "-0" if math.copysign(1.0, value) < 0 else "0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
+    assert isinstance(exponent, int)
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    exponent += len(digit_tuple) - len(digits)
+    prefix = "-" if sign else ""
+    magnitude = abs(value)
+    if 1e-6 <= magnitude < 1e21:
+        if exponent >= 0:
+            return prefix + digits + "0" * exponent
+        point = len(digits) + exponent
+        if point > 0:
+            return prefix + digits[:point] + "." + digits[point:]
+        return prefix + "0." + "0" * -point + digits
+    decimal_exponent = len(digits) - 1 + exponent
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    # strconv writes at least two exponent digits; encoding/json then trims "e-07" to "e-7".
+    exp_text = f"{abs(decimal_exponent):02d}"
+    if decimal_exponent < 0 and len(exp_text) == 2 and exp_text[0] == "0":
+        exp_text = exp_text[1]
+    return f"{prefix}{mantissa}e{'-' if decimal_exponent < 0 else '+'}{exp_text}"
+
+
+def format_number(value: int | float) -> str:
+    """JSON text of a YAML-read number: exact decimal for ints, Go formatting for floats."""
+    if isinstance(value, bool):
+        raise TypeError("bool is not a number")
+    if isinstance(value, int):
+        return str(value)
+    return format_float(value)

@@ -1,0 +1,76 @@
+"""What the input layer hands to the rest of the tool: plain values that remember where they came from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# A path into an object: mapping keys are str, sequence indexes are int.
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Mark:
+    """A 1-based line and column in a file."""
+
+    line: int
+    column: int
+
+
+@dataclass
+class SourceObject:
+    """One Kubernetes object read from YAML exactly as Kubernetes would read it.
+
+    `data` holds plain JSON-like values (dict, list, str, int, float, bool, None),
+    resolved with the go-yaml v2 rules sigs.k8s.io/yaml uses. `key_marks` and
+    `value_marks` map a path to the position of the mapping key and of the value.
+    """
+
+    data: dict[str, Any]
+    file: str
+    doc_index: int = 0
+    item_index: int | None = None  # position inside a `kind: List`, else None
+    key_marks: dict[Path, Mark] = field(default_factory=dict)
+    value_marks: dict[Path, Mark] = field(default_factory=dict)
+
+    @property
+    def api_version(self) -> str:
+        value = self.data.get("apiVersion")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def kind(self) -> str:
+        value = self.data.get("kind")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        value = self.data.get("metadata")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def name(self) -> str:
+        value = self.metadata.get("name")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def namespace(self) -> str:
+        value = self.metadata.get("namespace")
+        return value if isinstance(value, str) else ""
+
+    def mark(self, path: Path, *, key: bool = True) -> Mark:
+        """Position of `path` (its key, or its value), else of its nearest recorded ancestor."""
+        marks = self.key_marks if key else self.value_marks
+        probe = tuple(path)
+        while probe:
+            found = marks.get(probe) or self.key_marks.get(probe) or self.value_marks.get(probe)
+            if found is not None:
+                return found
+            probe = probe[:-1]
+        return self.value_marks.get((), Mark(1, 1))
+
+    def where(self, path: Path = (), *, key: bool = True) -> str:
+        """`file:line:column` of `path`, for messages."""
+        m = self.mark(path, key=key)
+        return f"{self.file}:{m.line}:{m.column}"
