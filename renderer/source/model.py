@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 # A path into an object: mapping keys are str, sequence indexes are int.
 Path = tuple[str | int, ...]
 
 
-@dataclass(frozen=True, order=True)
-class Mark:
-    """A 1-based line and column in a file."""
+class Mark(NamedTuple):
+    """A 1-based line and column in a file (ordered, hashable, immutable).
+
+    A NamedTuple rather than a frozen dataclass: the reader records two of these per
+    node, and tuple construction is several times cheaper.
+    """
 
     line: int
     column: int
@@ -33,6 +36,10 @@ class SourceObject:
     item_index: int | None = None  # position inside a `kind: List`, else None
     key_marks: dict[Path, Mark] = field(default_factory=dict)
     value_marks: dict[Path, Mark] = field(default_factory=dict)
+    # Only filled when the reader is asked for spans (`spans=True`): for each scalar value,
+    # (start, end, style) with character offsets into the decoded file text, end exclusive,
+    # and style "" (plain), "'", '"', "|" or ">". Meant for in-place rewrites (lint --fix).
+    value_spans: dict[Path, tuple[int, int, str]] = field(default_factory=dict)
 
     @property
     def api_version(self) -> str:

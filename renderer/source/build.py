@@ -1,0 +1,410 @@
+"""Build plain values with positions from libyaml parser events, applying go-yaml v2 rules.
+
+The libyaml C parser (through ruamel.yaml.clib) does the scanning; this module turns its
+events into dict/list/str/int/float/bool/None in one tight, non-recursive loop, recording
+the 1-based position of every key and value by path. Rules it adds on top of libyaml,
+because go-yaml v2 behaves differently from the YAML spec or from libyaml:
+
+- `%YAML` other than 1.1 is rejected; `\\/` in double quotes is rejected.
+- Merge keys `<<` (a map, an alias to a map, or a sequence of those; earlier maps win;
+  every assignment overwrites in document order, as the non-strict Kubernetes reader does).
+- Duplicate keys: a key written literally twice in one mapping is an error naming both
+  lines (keys compared as Go compares them: `yes` and `true` are the same key, `1` and
+  `"1"` are not). Overriding a merged key is allowed, as in Kubernetes.
+- Map keys are stringified as sigs.k8s.io/yaml does; null, uint64 and collection keys and
+  infinite/NaN values are errors.
+- Anchors: undefined aliases and self-containing anchors are errors, the number of nodes
+  produced by alias expansion is capped (alias bombs), nesting depth is capped, and an
+  alias to a collection yields an independent copy (so callers may mutate values).
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from renderer.source.model import Mark, Path
+from renderer.source.resolve import (
+    MERGE_TAG,
+    MapKeyError,
+    ResolveError,
+    go_key,
+    resolve_plain,
+    resolve_tagged,
+)
+
+DEFAULT_MAX_ALIAS_NODES = 100_000
+DEFAULT_MAX_DEPTH = 512
+_INT64_MAX = (1 << 63) - 1
+_INF = float("inf")
+_new_mark = tuple.__new__
+_MISSING = object()
+_MERGE = object()  # pending-key marker: the next value is a `<<` merge source
+_OPEN = object()  # anchor whose collection is still being built
+_PLAIN_CACHE: dict[str, Any] = {}
+
+
+class BuildError(Exception):
+    """A problem at a 0-based position in the parsed text (the reader adds the file name)."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class Document:
+    """One YAML document: its value, positions by path, and (optionally) scalar spans."""
+
+    index: int
+    value: Any
+    root: Mark
+    key_marks: dict[Path, Mark] = field(default_factory=dict)
+    value_marks: dict[Path, Mark] = field(default_factory=dict)
+    value_spans: dict[Path, tuple[int, int, str]] = field(default_factory=dict)
+    empty: bool = False  # nothing but comments, or a bare `---`
+
+
+def _plain(text: str) -> Any:
+    value = _PLAIN_CACHE.get(text, _MISSING)
+    if value is _MISSING:
+        value = resolve_plain(text)
+        if len(_PLAIN_CACHE) > 50_000:
+            _PLAIN_CACHE.clear()
+        _PLAIN_CACHE[text] = value
+    return value
+
+
+def _copy(value: Any) -> Any:
+    # marshal version 2 has no back-references, so the copy shares nothing with the anchor.
+    if isinstance(value, dict | list):
+        return marshal.loads(marshal.dumps(value, 2))
+    return value
+
+
+def _go_repr(key: Any) -> str:
+    return f'"{key}"' if isinstance(key, str) else go_key(key)
+
+
+def _typed(key: Any) -> Any:
+    """Identity of a key as a Go map[interface{}] sees it (None for the common str case)."""
+    return None if type(key) is str else (type(key), key)
+
+
+class _Frame:
+    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "mark", "merged", "path",
+                 "size", "typed")
+
+    def __init__(
+        self, container: Any, path: Path, is_map: bool, anchor: str | None, mark: Mark
+    ) -> None:
+        self.container = container
+        self.mark = mark
+        self.path = path
+        self.is_map = is_map
+        self.anchor = anchor
+        self.key: Any = _MISSING  # str key awaiting its value, _MERGE, or _MISSING
+        self.key_mark: Mark | None = None
+        self.size = 1
+        self.merged: set[str] | None = None  # keys set only by a merge so far
+        self.typed: dict[str, Any] | None = None  # non-str Go identities of literal keys
+
+
+def build(  # noqa: C901 - one loop over events keeps the per-node cost low
+    events: Iterator[Any],
+    text: str,
+    *,
+    line_offset: int = 0,
+    index_offset: int = 0,
+    doc_offset: int = 0,
+    spans: bool = False,
+    max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    apostrophe_escapes: frozenset[int] = frozenset(),
+) -> Iterator[Document]:
+    """Yield the documents of an event stream. Raises BuildError (0-based, offsets applied).
+
+    `text` is the original text the events come from (marks index into it).
+    `apostrophe_escapes` are offsets of `\\'` escapes that were handed to libyaml as `\\e`
+    (go-yaml accepts `\\'`, libyaml does not); they are turned back into `'` here.
+    """
+    check_slash = "\\/" in text
+    doc_index = doc_offset - 1
+    stack: list[_Frame] = []
+    anchors: dict[str, tuple[Any, int, bool]] = {}
+    alias_nodes = 0
+    doc: Document | None = None
+    key_marks: dict[Path, Mark] = {}
+    value_marks: dict[Path, Mark] = {}
+    value_spans: dict[Path, tuple[int, int, str]] = {}
+    lo = line_offset + 1
+
+    for event in events:
+        name = event.__class__.__name__
+        mark = event.start_mark
+        # --- a node value: scalar, alias, or collection start ---------------------------
+        if name == "ScalarEvent":
+            text_value = event.value
+            tag = event.tag
+            style = event.style
+            if tag is None:
+                value = _plain(text_value) if not style else text_value
+                if style == '"' and (check_slash or apostrophe_escapes):
+                    if check_slash:
+                        _check_double_quoted(text, mark, event.end_mark, line_offset)
+                    if apostrophe_escapes:
+                        value = _restore_apostrophes(
+                            value, text, mark, event.end_mark, line_offset, apostrophe_escapes
+                        )
+            elif tag == "!" or (tag[0] == "!" and not tag.startswith("tag:")):
+                value = text_value  # non-specific and custom tags: the text, unresolved
+            else:
+                try:
+                    value = resolve_tagged(tag, text_value)
+                except ResolveError as exc:
+                    raise BuildError(exc.args[0], mark.line + line_offset, mark.column) from None
+            size = 1
+            node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
+            if event.anchor is not None:
+                anchors[event.anchor] = (value, 1, False)
+            via_alias = False
+            if not stack:  # a scalar document
+                if value.__class__ is float and (value == _INF or value == -_INF or value != value):
+                    raise _unsupported(value, node_mark, line_offset)
+                doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
+                continue
+            top = stack[-1]
+            if top.is_map and top.key is _MISSING:
+                if (text_value == "<<" and not style and tag is None) or tag == MERGE_TAG:
+                    top.key = _MERGE
+                    top.key_mark = node_mark
+                    continue
+            if spans and not (top.is_map and top.key is _MISSING):
+                path = top.path + ((top.key if top.is_map else len(top.container)),)
+                value_spans[path] = (
+                    mark.index + index_offset,
+                    event.end_mark.index + index_offset,
+                    style or "",
+                )
+        elif name == "MappingStartEvent" or name == "SequenceStartEvent":
+            is_map = name == "MappingStartEvent"
+            if len(stack) >= max_depth:
+                raise BuildError(
+                    f"nesting deeper than {max_depth} levels", mark.line + line_offset, mark.column
+                )
+            node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
+            if stack:
+                top = stack[-1]
+                if top.is_map:
+                    if top.key is _MISSING:
+                        raise BuildError(
+                            "invalid map key: a sequence or mapping cannot be a key",
+                            mark.line + line_offset,
+                            mark.column,
+                        )
+                    # an inline merge source records its positions under the `<<` key
+                    path = top.path + ((top.key if top.key is not _MERGE else "<<"),)
+                else:
+                    path = top.path + (len(top.container),)
+            else:
+                path = ()
+            value_marks[path] = node_mark
+            anchor = event.anchor
+            if anchor is not None:
+                anchors[anchor] = (_OPEN, 0, False)
+            stack.append(_Frame({} if is_map else [], path, is_map, anchor, node_mark))
+            continue
+        elif name == "MappingEndEvent" or name == "SequenceEndEvent":
+            frame = stack.pop()
+            value = frame.container
+            size = frame.size
+            if frame.anchor is not None:
+                anchors[frame.anchor] = (value, size, frame.is_map)
+            via_alias = False
+            node_mark = frame.mark
+            if not stack:
+                doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
+                continue
+            top = stack[-1]
+        elif name == "AliasEvent":
+            anchor = event.anchor
+            node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
+            found = anchors.get(anchor)
+            if found is None:
+                raise BuildError(
+                    f"unknown anchor '{anchor}' referenced", mark.line + line_offset, mark.column
+                )
+            value, size, is_map = found
+            if value is _OPEN:
+                raise BuildError(
+                    f"anchor '{anchor}' value contains itself", mark.line + line_offset, mark.column
+                )
+            alias_nodes += size
+            if alias_nodes > max_alias_nodes:
+                raise BuildError(
+                    f"aliases expand to more than {max_alias_nodes} nodes (alias bomb?)",
+                    mark.line + line_offset,
+                    mark.column,
+                )
+            via_alias = True
+            if not stack:
+                doc = Document(doc_index, _copy(value), node_mark, key_marks, value_marks, {})
+                continue
+            top = stack[-1]
+            if not (top.is_map and top.key is _MISSING):
+                value = _copy(value)
+        elif name == "DocumentStartEvent":
+            version = event.version
+            if version is not None and tuple(version) != (1, 1):
+                raise BuildError("found incompatible YAML document", mark.line + line_offset, 0)
+            doc_index += 1
+            anchors = {}
+            key_marks, value_marks, value_spans = {}, {}, {}
+            doc = None
+            continue
+        elif name == "DocumentEndEvent":
+            if doc is None:
+                root = _new_mark(Mark, (mark.line + lo, mark.column + 1))
+                doc = Document(doc_index, None, root, key_marks, value_marks, value_spans, True)
+            yield doc
+            doc = None
+            continue
+        else:  # stream start/end
+            continue
+
+        # --- place the value into its parent ------------------------------------------
+        top.size += size
+        if not top.is_map:
+            container = top.container
+            path = top.path + (len(container),)
+            if value.__class__ is float and (value == _INF or value == -_INF or value != value):
+                raise _unsupported(value, node_mark, line_offset)
+            value_marks[path] = node_mark
+            container.append(value)
+            continue
+        key = top.key
+        if key is _MISSING:  # this value is a key
+            if value.__class__ is str:
+                skey = value
+            else:
+                try:
+                    skey = go_key(value)
+                except MapKeyError as exc:
+                    raise BuildError(exc.args[0], node_mark.line - 1, node_mark.column - 1) from None
+            container = top.container
+            if skey in container:
+                _check_duplicate(top, skey, value, node_mark, key_marks)
+            if value.__class__ is not str:
+                if top.typed is None:
+                    top.typed = {}
+                top.typed[skey] = _typed(value)
+            elif top.typed is not None:
+                top.typed.pop(skey, None)
+            top.key = skey
+            top.key_mark = node_mark
+            key_marks[top.path + (skey,)] = node_mark
+            continue
+        if key is _MERGE:
+            _merge(top, value, via_alias, node_mark, key_marks, value_marks)
+            top.key = _MISSING
+            continue
+        if value.__class__ is float and (value == _INF or value == -_INF or value != value):
+            raise _unsupported(value, node_mark, line_offset)
+        path = top.path + (key,)
+        value_marks[path] = node_mark
+        top.container[key] = value
+        top.key = _MISSING
+
+
+def _unsupported(value: float, mark: Mark, line_offset: int) -> BuildError:
+    spelled = "NaN" if value != value else ("+Inf" if value > 0 else "-Inf")
+    return BuildError(
+        f"json: unsupported value: {spelled} (JSON has no infinities or NaN; quote it)",
+        mark.line - 1,
+        mark.column - 1,
+    )
+
+
+def _check_duplicate(
+    top: _Frame, skey: str, key: Any, mark: Mark, key_marks: dict[Path, Mark]
+) -> None:
+    merged = top.merged
+    if merged is not None and skey in merged:
+        merged.discard(skey)  # an explicit key overriding a merged one: allowed
+        return
+    earlier = top.typed.get(skey) if top.typed is not None else None
+    if earlier != _typed(key):
+        # Go keeps both keys (e.g. 1 and "1") and the JSON result depends on map order;
+        # Kubernetes' non-strict reader accepts it, so do we (last one wins).
+        return
+    first = key_marks.get(top.path + (skey,))
+    first_line = f" (first set on line {first.line})" if first is not None else ""
+    raise BuildError(
+        f"duplicate key {_go_repr(key)}{first_line}: each key may appear once in a mapping",
+        mark.line - 1,
+        mark.column - 1,
+    )
+
+
+def _merge(
+    top: _Frame,
+    value: Any,
+    via_alias: bool,
+    mark: Mark,
+    key_marks: dict[Path, Mark],
+    value_marks: dict[Path, Mark],
+) -> None:
+    if isinstance(value, dict):
+        sources = [value]
+    elif isinstance(value, list) and not via_alias and all(isinstance(v, dict) for v in value):
+        sources = list(reversed(value))  # earlier maps take precedence: apply them last
+    else:
+        raise BuildError(
+            "map merge requires map or sequence of maps as the value", mark.line - 1, mark.column - 1
+        )
+    container = top.container
+    if top.merged is None:
+        top.merged = set()
+    key_mark = top.key_mark or mark
+    for source in sources:
+        for skey, item in source.items():
+            if skey not in container:
+                top.merged.add(skey)
+            container[skey] = _copy(item)
+            path = top.path + (skey,)
+            key_marks[path] = key_mark
+            value_marks[path] = mark
+
+
+def _check_double_quoted(text: str, start: Any, end: Any, line_offset: int) -> None:
+    """go-yaml rejects the `\\/` escape that libyaml accepts."""
+    raw = text[start.index : end.index]
+    position = 0
+    while True:
+        position = raw.find("\\", position)
+        if position < 0 or position + 1 >= len(raw):
+            return
+        if raw[position + 1] == "/":
+            before = raw[:position]
+            line = start.line + line_offset + before.count("\n")
+            column = position - before.rfind("\n") - 1 if "\n" in before else start.column + position
+            raise BuildError("found unknown escape character '\\/'", line, column)
+        position += 2
+
+
+def _restore_apostrophes(
+    value: str, text: str, start: Any, end: Any, line_offset: int, escapes: frozenset[int]
+) -> str:
+    if not any(start.index <= offset < end.index for offset in escapes):
+        return value
+    if "\\e" in text[start.index : end.index]:
+        raise BuildError(
+            "cannot read a string with both \\' and \\e escapes; write ' unescaped",
+            start.line + line_offset,
+            start.column,
+        )
+    return value.replace("\x1b", "'")

@@ -1,0 +1,325 @@
+"""YAML bytes to located Kubernetes objects, read exactly as Kubernetes reads them.
+
+`load_bytes` is the one entry point; `files.load_paths` feeds it files, directories and
+stdin. Choices made here (each has a test):
+
+- A stream is split into documents as kubectl does, and every document is read with the
+  sigs.k8s.io/yaml (go-yaml v2) rules of `resolve` and `build`. A syntax error in any
+  document is an error (kubectl, too, reads every document).
+- Duplicate keys: YAMLToJSON keeps the last value, YAMLToJSONStrict rejects them. We reject
+  a key written twice in one mapping (naming both lines) because it is almost always a
+  mistake that silently changes a digest, but keep Kubernetes' non-strict merge semantics:
+  `<<: *base` followed by overrides works, earlier maps in `<<: [*a, *b]` win, and a key
+  written before a `<<` is overwritten by the merge (what Kubernetes does).
+- Empty documents (only comments, a bare `---`, or `null`) between objects are skipped,
+  as kubectl skips them. A file with no object at all is an error ("no Kubernetes
+  objects"), unless `allow_empty=True`.
+- A document that is a list or scalar, an object without a string `apiVersion` and
+  `kind`, or a `kind: List` whose `items` is not a list, is an error at its position.
+- `kind: List` is flattened: each item becomes an object with `item_index` set and its
+  marks keyed by paths relative to the item (positions still point into the file).
+- `kinds`: documents whose kind is not in it (other than `List`) are dropped; the
+  `prescan` module skips most of them without parsing (never a relevant one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from typing import Any
+
+from renderer.errors import InputError
+from renderer.source.build import (
+    DEFAULT_MAX_ALIAS_NODES,
+    DEFAULT_MAX_DEPTH,
+    BuildError,
+    Document,
+    build,
+)
+from renderer.source.model import Mark, Path, SourceObject
+from renderer.source.text import decode_input
+
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+
+def _events(source: bytes | str, pure: bool = False) -> Iterator[Any]:
+    """libyaml's event stream; ruamel's pure-Python parser when asked or when C is missing."""
+    try:
+        if pure:
+            raise ImportError("pure parser requested")
+        from _ruamel_yaml import CParser
+    except ImportError:
+        from ruamel.yaml import YAML
+
+        if isinstance(source, bytes):
+            source = source.decode("utf-8")
+        yield from YAML(typ="safe", pure=True).parse(source)
+        return
+    get_event = CParser(source).get_event
+    while True:
+        event = get_event()
+        yield event
+        if event.__class__.__name__ == "StreamEndEvent":
+            return
+
+
+def _yaml_error(exc: Exception, name: str, line_offset: int) -> InputError:
+    problem = getattr(exc, "problem", None) or str(exc)
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    message = f"invalid YAML: {problem}"
+    if context and context_mark is not None:
+        message += (
+            f" ({context} at line {context_mark.line + 1 + line_offset},"
+            f" column {context_mark.column + 1})"
+        )
+    if mark is None:
+        return InputError(message, name, 1 + line_offset, 1)
+    return InputError(message, name, mark.line + 1 + line_offset, mark.column + 1)
+
+
+def _documents(
+    source: bytes | str,
+    text: str,
+    name: str,
+    *,
+    line_offset: int,
+    char_offset: int,
+    doc_offset: int,
+    spans: bool,
+    max_alias_nodes: int,
+    max_depth: int,
+) -> Iterator[Document]:
+    """Documents of one run of text, working around two places where libyaml is stricter
+    than go-yaml: `:` inside flow plain scalars (`[2025-06-01T00:00:00Z]`), which ruamel's
+    pure-Python scanner reads as go-yaml does, and the `\\'` escape, which is handed to
+    libyaml as `\\e` and restored. On such an error the run is parsed again from the
+    start, skipping documents already yielded."""
+    from ruamel.yaml.error import YAMLError
+
+    pure = False
+    patched = text
+    escapes: set[int] = set()
+    yielded = 0
+    while True:
+        feed: bytes | str = source if not escapes else patched
+        seen = 0
+        try:
+            for doc in build(
+                _events(feed, pure),
+                text,
+                line_offset=line_offset,
+                index_offset=char_offset,
+                doc_offset=doc_offset,
+                spans=spans,
+                max_alias_nodes=max_alias_nodes,
+                max_depth=max_depth,
+                apostrophe_escapes=frozenset(escapes),
+            ):
+                seen += 1
+                if seen > yielded:
+                    yielded = seen
+                    yield doc
+            return
+        except BuildError as exc:
+            raise InputError(exc.message, name, exc.line + 1, exc.column + 1) from None
+        except YAMLError as exc:
+            problem = getattr(exc, "problem", None)
+            mark = getattr(exc, "problem_mark", None)
+            if problem == "found unexpected ':'" and not pure:
+                pure = True
+                continue
+            if (
+                isinstance(problem, str)
+                and problem.startswith("found unknown escape character")
+                and mark is not None
+                and patched[mark.index : mark.index + 2] == "\\'"
+                and len(escapes) < 10_000
+            ):
+                escapes.add(mark.index)
+                patched = patched[: mark.index] + "\\e" + patched[mark.index + 2 :]
+                continue
+            raise _yaml_error(exc, name, line_offset) from None
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string"
+
+
+def _require_identity(data: dict[str, Any], name: str, root: Mark, marks: dict[Path, Mark]) -> None:
+    for field_name in ("apiVersion", "kind"):
+        value = data.get(field_name)
+        if not isinstance(value, str) or not value:
+            where = marks.get((field_name,), root)
+            problem = "has no" if field_name not in data else "has an invalid"
+            raise InputError(
+                f"object {problem} {field_name} (every Kubernetes object needs apiVersion and kind)",
+                name,
+                where.line,
+                where.column,
+            )
+
+
+def _split_marks(marks: dict[Path, Mark], count: int) -> list[dict[Path, Mark]]:
+    groups: list[dict[Path, Mark]] = [{} for _ in range(count)]
+    for path, mark in marks.items():
+        if len(path) >= 2 and path[0] == "items" and type(path[1]) is int and path[1] < count:
+            groups[path[1]][path[2:]] = mark
+    return groups
+
+
+def _split_spans(
+    spans: dict[Path, tuple[int, int, str]], count: int
+) -> list[dict[Path, tuple[int, int, str]]]:
+    groups: list[dict[Path, tuple[int, int, str]]] = [{} for _ in range(count)]
+    for path, span in spans.items():
+        if len(path) >= 2 and path[0] == "items" and type(path[1]) is int and path[1] < count:
+            groups[path[1]][path[2:]] = span
+    return groups
+
+
+def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[SourceObject]:
+    data = doc.value
+    if not isinstance(data, dict):
+        raise InputError(
+            f"document {doc.index + 1} is {_type_name(data)}, not a Kubernetes object"
+            " (a mapping with apiVersion and kind)",
+            name,
+            doc.root.line,
+            doc.root.column,
+        )
+    _require_identity(data, name, doc.root, doc.key_marks)
+    if data["kind"] != "List":
+        if kinds is not None and data["kind"] not in kinds:
+            return []
+        return [
+            SourceObject(
+                data, name, doc.index, None, doc.key_marks, doc.value_marks, doc.value_spans
+            )
+        ]
+    items = data.get("items")
+    if items is None:
+        items = []
+    if not isinstance(items, list):
+        where = doc.value_marks.get(("items",), doc.root)
+        raise InputError(
+            f"kind: List has items that are {_type_name(items)}, not a list",
+            name,
+            where.line,
+            where.column,
+        )
+    key_groups = _split_marks(doc.key_marks, len(items))
+    value_groups = _split_marks(doc.value_marks, len(items))
+    span_groups = _split_spans(doc.value_spans, len(items))
+    result = []
+    for number, item in enumerate(items):
+        root = doc.value_marks.get(("items", number), doc.root)
+        if not isinstance(item, dict):
+            raise InputError(
+                f"item {number} of kind: List is {_type_name(item)}, not a Kubernetes object",
+                name,
+                root.line,
+                root.column,
+            )
+        _require_identity(item, name, root, key_groups[number])
+        if kinds is not None and item["kind"] not in kinds:
+            continue
+        result.append(
+            SourceObject(
+                item,
+                name,
+                doc.index,
+                number,
+                key_groups[number],
+                value_groups[number],
+                span_groups[number],
+            )
+        )
+    return result
+
+
+def load_bytes(
+    data: bytes,
+    name: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    kinds: Collection[str] | None = None,
+    spans: bool = False,
+    allow_empty: bool = False,
+    max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> list[SourceObject]:
+    """Read a YAML stream into Kubernetes objects, in document order.
+
+    `name` is the file name used in positions and errors. `kinds` keeps only objects of
+    those kinds (List items included). `spans=True` also fills `value_spans`.
+    `allow_empty=True` returns [] for a file without objects instead of failing.
+    Raises InputError (file, 1-based line and column) for anything Kubernetes would not
+    read, or that this tool refuses on purpose (see the module docstring).
+    """
+    from renderer.source.prescan import segments
+
+    text, feed = decode_input(data, name, max_bytes)
+    parts = segments(text, kinds) if kinds is not None else None
+    runs: list[tuple[bytes | str, str, int, int, int]]
+    if parts is None:
+        runs = [(feed, text, 0, 0, 0)]
+    else:
+        runs = [(p.text, p.text, p.line_offset, p.char_offset, p.doc_offset) for p in parts]
+    objects: list[SourceObject] = []
+    found_content = parts is not None and sum(len(p.text) for p in parts) < len(text)
+    for source, part_text, line_offset, char_offset, doc_offset in runs:
+        for doc in _documents(
+            source,
+            part_text,
+            name,
+            line_offset=line_offset,
+            char_offset=char_offset,
+            doc_offset=doc_offset,
+            spans=spans,
+            max_alias_nodes=max_alias_nodes,
+            max_depth=max_depth,
+        ):
+            if doc.empty or doc.value is None:
+                continue
+            found_content = True
+            objects.extend(_objects(doc, name, kinds))
+    if not found_content and not allow_empty:
+        raise InputError("no Kubernetes objects in this file (it is empty or only comments)",
+                         name, 1, 1)
+    return objects
+
+
+def iter_values(
+    data: bytes,
+    name: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Iterator[Any]:
+    """Yield each document's plain value (None for an empty one), parsing lazily.
+
+    This is the per-document equivalent of sigs.k8s.io/yaml's YAMLToJSON without the
+    Kubernetes-object checks: taking only the first value reproduces a single YAMLToJSON
+    call (later documents are then never parsed).
+    """
+    text, feed = decode_input(data, name, max_bytes)
+    for doc in _documents(
+        feed,
+        text,
+        name,
+        line_offset=0,
+        char_offset=0,
+        doc_offset=0,
+        spans=False,
+        max_alias_nodes=max_alias_nodes,
+        max_depth=max_depth,
+    ):
+        yield doc.value

@@ -1,0 +1,81 @@
+"""Raw bytes to checked text: size cap, encoding (BOM, UTF-8/UTF-16), forbidden characters.
+
+These checks run before the YAML parser so that every error can name a line and column
+(libyaml itself reports a bad byte only as a stream offset).
+"""
+
+from __future__ import annotations
+
+import re
+
+from renderer.errors import InputError
+
+# YAML 1.1 printable set, as go-yaml's reader enforces it: tab, LF, CR, printable ASCII,
+# NEL, and the non-control, non-surrogate rest of Unicode except U+FFFE/U+FFFF.
+_FORBIDDEN = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a character offset."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column
+
+
+def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
+    """Return (text without a leading BOM, UTF-8 bytes for the parser). Raises InputError."""
+    if len(data) > max_bytes:
+        line, column = _byte_position(data, max_bytes)
+        raise InputError(
+            f"file is larger than the size limit of {max_bytes} bytes (raise it with max_bytes)",
+            name,
+            line,
+            column,
+        )
+    if data[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00"):
+        raise InputError("UTF-32 is not supported (Kubernetes reads UTF-8 or UTF-16)", name, 1, 1)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        # go-yaml v2 reads UTF-16 with a byte order mark, so we do too.
+        codec = "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be"
+        try:
+            text = data[2:].decode(codec)
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"invalid UTF-16 at byte offset {exc.start + 2}", name, 1, 1
+            ) from None
+        _check_characters(text, name)
+        return text, text.encode("utf-8")
+    if data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _byte_position(data, exc.start)
+        bad = data[exc.start]
+        raise InputError(
+            f"invalid UTF-8: byte 0x{bad:02X} at byte offset {exc.start} ({exc.reason})",
+            name,
+            line,
+            column,
+        ) from None
+    _check_characters(text, name)
+    return text, data
+
+
+def _check_characters(text: str, name: str) -> None:
+    found = _FORBIDDEN.search(text)
+    if found is None:
+        return
+    line, column = position(text, found.start())
+    char = found.group()
+    if char == "\x00":
+        hint = " (is this a UTF-16 file without a byte order mark?)" if "\x00" in text[:2] else ""
+        raise InputError(f"NUL byte is not allowed in YAML{hint}", name, line, column)
+    raise InputError(
+        f"control character U+{ord(char):04X} is not allowed in YAML", name, line, column
+    )
