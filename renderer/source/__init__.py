@@ -1,16 +1,35 @@
 """The input layer: YAML files, directories and stdin to located Kubernetes objects.
 
-Public surface (implemented in `reader` and `files`):
+Public surface:
 
-- `load_bytes(data, name, *, max_bytes=DEFAULT_MAX_BYTES) -> list[SourceObject]`
-- `load_paths(paths, *, max_bytes=DEFAULT_MAX_BYTES, kinds=None) -> list[SourceObject]`
+- `load_bytes(data, name, *, max_bytes=DEFAULT_MAX_BYTES, kinds=None, spans=False,
+  allow_empty=False) -> list[SourceObject]` (module `reader`)
+- `load_paths(paths, *, max_bytes=DEFAULT_MAX_BYTES, kinds=None, stdin=None, spans=False,
+  allow_empty=False) -> list[SourceObject]` (module `files`; `-` is stdin)
+- `iter_yaml_files(directory)`: the `*.yaml`/`*.yml` files a directory contributes, sorted
+- `to_go_json(value)`: a read value as Go's JSON text (what YAMLToJSON gives)
 - `SourceObject`, `Mark`, `Path` (see `model`)
 
-Every failure is an `InputError` naming file:line:column.
+Values are read exactly as Kubernetes reads them (sigs.k8s.io/yaml on go-yaml v2): ints
+are exact Python ints, floats Python floats, strings str. Every failure is an
+`InputError` naming file:line:column. See `reader` for the choices on duplicate keys,
+merges, empty documents and `kind: List`.
+
+The imports below are light (no YAML parser is loaded until something is read).
 """
 
+from renderer.source.files import iter_yaml_files, load_paths
 from renderer.source.model import Mark, Path, SourceObject
+from renderer.source.reader import DEFAULT_MAX_BYTES, load_bytes
+from renderer.source.tojson import to_go_json
 
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
-
-__all__ = ["DEFAULT_MAX_BYTES", "Mark", "Path", "SourceObject"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "Mark",
+    "Path",
+    "SourceObject",
+    "iter_yaml_files",
+    "load_bytes",
+    "load_paths",
+    "to_go_json",
+]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from math import isfinite, isnan
 from typing import Any
 
 from renderer.source.model import Mark, Path
@@ -38,12 +39,13 @@ from renderer.source.resolve import (
 DEFAULT_MAX_ALIAS_NODES = 100_000
 DEFAULT_MAX_DEPTH = 512
 _INT64_MAX = (1 << 63) - 1
-_INF = float("inf")
 _new_mark = tuple.__new__
 _MISSING = object()
 _MERGE = object()  # pending-key marker: the next value is a `<<` merge source
 _OPEN = object()  # anchor whose collection is still being built
 _PLAIN_CACHE: dict[str, Any] = {}
+_COLLECTION_START = frozenset({"MappingStartEvent", "SequenceStartEvent"})
+_COLLECTION_END = frozenset({"MappingEndEvent", "SequenceEndEvent"})
 
 
 class BuildError(Exception):
@@ -96,8 +98,18 @@ def _typed(key: Any) -> Any:
 
 
 class _Frame:
-    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "mark", "merged", "path",
-                 "size", "typed")
+    __slots__ = (
+        "anchor",
+        "container",
+        "is_map",
+        "key",
+        "key_mark",
+        "mark",
+        "merged",
+        "path",
+        "size",
+        "typed",
+    )
 
     def __init__(
         self, container: Any, path: Path, is_map: bool, anchor: str | None, mark: Mark
@@ -114,7 +126,7 @@ class _Frame:
         self.typed: dict[str, Any] | None = None  # non-str Go identities of literal keys
 
 
-def build(  # noqa: C901 - one loop over events keeps the per-node cost low
+def build(  # one loop over events keeps the per-node cost low
     events: Iterator[Any],
     text: str,
     *,
@@ -173,24 +185,25 @@ def build(  # noqa: C901 - one loop over events keeps the per-node cost low
                 anchors[event.anchor] = (value, 1, False)
             via_alias = False
             if not stack:  # a scalar document
-                if value.__class__ is float and (value == _INF or value == -_INF or value != value):
+                if value.__class__ is float and not isfinite(value):
                     raise _unsupported(value, node_mark, line_offset)
                 doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
                 continue
             top = stack[-1]
-            if top.is_map and top.key is _MISSING:
-                if (text_value == "<<" and not style and tag is None) or tag == MERGE_TAG:
-                    top.key = _MERGE
-                    top.key_mark = node_mark
-                    continue
+            if (top.is_map and top.key is _MISSING) and (
+                (text_value == "<<" and not style and tag is None) or tag == MERGE_TAG
+            ):
+                top.key = _MERGE
+                top.key_mark = node_mark
+                continue
             if spans and not (top.is_map and top.key is _MISSING):
-                path = top.path + ((top.key if top.is_map else len(top.container)),)
+                path = (*top.path, top.key if top.is_map else len(top.container))
                 value_spans[path] = (
                     mark.index + index_offset,
                     event.end_mark.index + index_offset,
                     style or "",
                 )
-        elif name == "MappingStartEvent" or name == "SequenceStartEvent":
+        elif name in _COLLECTION_START:
             is_map = name == "MappingStartEvent"
             if len(stack) >= max_depth:
                 raise BuildError(
@@ -207,9 +220,9 @@ def build(  # noqa: C901 - one loop over events keeps the per-node cost low
                             mark.column,
                         )
                     # an inline merge source records its positions under the `<<` key
-                    path = top.path + ((top.key if top.key is not _MERGE else "<<"),)
+                    path = (*top.path, top.key if top.key is not _MERGE else "<<")
                 else:
-                    path = top.path + (len(top.container),)
+                    path = (*top.path, len(top.container))
             else:
                 path = ()
             value_marks[path] = node_mark
@@ -218,7 +231,7 @@ def build(  # noqa: C901 - one loop over events keeps the per-node cost low
                 anchors[anchor] = (_OPEN, 0, False)
             stack.append(_Frame({} if is_map else [], path, is_map, anchor, node_mark))
             continue
-        elif name == "MappingEndEvent" or name == "SequenceEndEvent":
+        elif name in _COLLECTION_END:
             frame = stack.pop()
             value = frame.container
             size = frame.size
@@ -280,8 +293,8 @@ def build(  # noqa: C901 - one loop over events keeps the per-node cost low
         top.size += size
         if not top.is_map:
             container = top.container
-            path = top.path + (len(container),)
-            if value.__class__ is float and (value == _INF or value == -_INF or value != value):
+            path = (*top.path, len(container))
+            if value.__class__ is float and not isfinite(value):
                 raise _unsupported(value, node_mark, line_offset)
             value_marks[path] = node_mark
             container.append(value)
@@ -294,7 +307,8 @@ def build(  # noqa: C901 - one loop over events keeps the per-node cost low
                 try:
                     skey = go_key(value)
                 except MapKeyError as exc:
-                    raise BuildError(exc.args[0], node_mark.line - 1, node_mark.column - 1) from None
+                    line, column = node_mark.line - 1, node_mark.column - 1
+                    raise BuildError(exc.args[0], line, column) from None
             container = top.container
             if skey in container:
                 _check_duplicate(top, skey, value, node_mark, key_marks)
@@ -306,22 +320,22 @@ def build(  # noqa: C901 - one loop over events keeps the per-node cost low
                 top.typed.pop(skey, None)
             top.key = skey
             top.key_mark = node_mark
-            key_marks[top.path + (skey,)] = node_mark
+            key_marks[(*top.path, skey)] = node_mark
             continue
         if key is _MERGE:
             _merge(top, value, via_alias, node_mark, key_marks, value_marks)
             top.key = _MISSING
             continue
-        if value.__class__ is float and (value == _INF or value == -_INF or value != value):
+        if value.__class__ is float and not isfinite(value):
             raise _unsupported(value, node_mark, line_offset)
-        path = top.path + (key,)
+        path = (*top.path, key)
         value_marks[path] = node_mark
         top.container[key] = value
         top.key = _MISSING
 
 
 def _unsupported(value: float, mark: Mark, line_offset: int) -> BuildError:
-    spelled = "NaN" if value != value else ("+Inf" if value > 0 else "-Inf")
+    spelled = "NaN" if isnan(value) else ("+Inf" if value > 0 else "-Inf")
     return BuildError(
         f"json: unsupported value: {spelled} (JSON has no infinities or NaN; quote it)",
         mark.line - 1,
@@ -341,7 +355,7 @@ def _check_duplicate(
         # Go keeps both keys (e.g. 1 and "1") and the JSON result depends on map order;
         # Kubernetes' non-strict reader accepts it, so do we (last one wins).
         return
-    first = key_marks.get(top.path + (skey,))
+    first = key_marks.get((*top.path, skey))
     first_line = f" (first set on line {first.line})" if first is not None else ""
     raise BuildError(
         f"duplicate key {_go_repr(key)}{first_line}: each key may appear once in a mapping",
@@ -350,7 +364,7 @@ def _check_duplicate(
     )
 
 
-def _merge(
+def _merge(  # noqa: PLR0917 - private helper of the hot loop
     top: _Frame,
     value: Any,
     via_alias: bool,
@@ -364,7 +378,9 @@ def _merge(
         sources = list(reversed(value))  # earlier maps take precedence: apply them last
     else:
         raise BuildError(
-            "map merge requires map or sequence of maps as the value", mark.line - 1, mark.column - 1
+            "map merge requires map or sequence of maps as the value",
+            mark.line - 1,
+            mark.column - 1,
         )
     container = top.container
     if top.merged is None:
@@ -375,7 +391,7 @@ def _merge(
             if skey not in container:
                 top.merged.add(skey)
             container[skey] = _copy(item)
-            path = top.path + (skey,)
+            path = (*top.path, skey)
             key_marks[path] = key_mark
             value_marks[path] = mark
 
@@ -391,12 +407,15 @@ def _check_double_quoted(text: str, start: Any, end: Any, line_offset: int) -> N
         if raw[position + 1] == "/":
             before = raw[:position]
             line = start.line + line_offset + before.count("\n")
-            column = position - before.rfind("\n") - 1 if "\n" in before else start.column + position
+            if "\n" in before:
+                column = position - before.rfind("\n") - 1
+            else:
+                column = start.column + position
             raise BuildError("found unknown escape character '\\/'", line, column)
         position += 2
 
 
-def _restore_apostrophes(
+def _restore_apostrophes(  # noqa: PLR0917 - private helper of the hot loop
     value: str, text: str, start: Any, end: Any, line_offset: int, escapes: frozenset[int]
 ) -> str:
     if not any(start.index <= offset < end.index for offset in escapes):

@@ -1,4 +1,4 @@
-"""What the input layer hands to the rest of the tool: plain values that remember where they came from."""
+"""What the input layer hands on: plain values that know where they came from."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import pairwise
 
 _DOC_START = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
 _KIND_LINE = re.compile(r"^kind:(.*)$", re.MULTILINE)
@@ -70,7 +71,7 @@ def segments(text: str, kinds: Collection[str]) -> list[Segment] | None:
     doc_index = 0
     line = 0
     run: tuple[int, int, int] | None = None  # (char start, line, doc index) of a parse run
-    for number, (start, end) in enumerate(zip(bounds, bounds[1:], strict=False)):
+    for number, (start, end) in enumerate(pairwise(bounds)):
         piece = text[start:end]
         is_doc = piece.startswith("---") or (number == 0 and _has_content(piece))
         if is_doc and _skippable(piece, kinds):

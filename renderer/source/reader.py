@@ -159,7 +159,8 @@ def _require_identity(data: dict[str, Any], name: str, root: Mark, marks: dict[P
             where = marks.get((field_name,), root)
             problem = "has no" if field_name not in data else "has an invalid"
             raise InputError(
-                f"object {problem} {field_name} (every Kubernetes object needs apiVersion and kind)",
+                f"object {problem} {field_name}"
+                " (every Kubernetes object needs apiVersion and kind)",
                 name,
                 where.line,
                 where.column,
@@ -291,8 +292,9 @@ def load_bytes(
             found_content = True
             objects.extend(_objects(doc, name, kinds))
     if not found_content and not allow_empty:
-        raise InputError("no Kubernetes objects in this file (it is empty or only comments)",
-                         name, 1, 1)
+        raise InputError(
+            "no Kubernetes objects in this file (it is empty or only comments)", name, 1, 1
+        )
     return objects
 
 
