@@ -1,0 +1,151 @@
+"""`dynamo-render snapshot keygen|sign|verify`: detached Ed25519 signatures for snapshots.
+
+The signature covers each checkpoint's uid, generation, namespace, name and canonical
+projection (what its binding hashes), not the YAML formatting: see docs/security.md.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import click
+
+from renderer.errors import UsageError
+
+EXIT_INVALID = 1
+
+
+def _write_atomic(path: str, data: bytes, *, mode: int = 0o644) -> None:
+    """Write `path` in one step: a dot-prefixed temp file in the same directory, then rename.
+
+    A reader (or a crash) sees the old file or the new one, never half of one. The temp
+    file is created with `mode` from the start, so a private key is never world-readable.
+    """
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _load_snapshot(path: str, max_bytes: int) -> bytes:
+    """The signed message of one snapshot file (InputError, exit 2, when it has none)."""
+    from renderer.source import load_paths
+    from renderer.trust import signed_message
+
+    if path == "-" or not Path(path).is_file():
+        raise UsageError(f"{path}: not a file (a signature lives next to its snapshot file)")
+    return signed_message(load_paths([path], max_bytes=max_bytes))
+
+
+_MAX_BYTES = click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=16 * 1024 * 1024,
+    show_default=True,
+    help="Refuse snapshot files larger than this.",
+)
+
+
+@click.group("snapshot")
+def command() -> None:
+    """Sign and verify captured DynamoCheckpoint snapshots (Ed25519, detached .sig files).
+
+    The signature covers each checkpoint's uid, generation, namespace, name and the
+    canonical projection its binding hashes; re-indenting or re-quoting the YAML, or
+    changing status or resourceVersion, keeps it valid.
+    """
+
+
+@command.command("keygen")
+@click.option(
+    "--out",
+    "prefix",
+    required=True,
+    metavar="PREFIX",
+    help="Write PREFIX.key (private, mode 0600) and PREFIX.pub.",
+)
+@click.option("--force", is_flag=True, help="Replace existing key files.")
+def keygen(prefix: str, force: bool) -> None:
+    """Make an Ed25519 key pair (same as `openssl genpkey -algorithm ed25519`)."""
+    from renderer.trust import generate_key_pair
+
+    private_pem, public_pem, fingerprint = generate_key_pair()
+    key_path, pub_path = f"{prefix}.key", f"{prefix}.pub"
+    if not force:
+        for existing in (key_path, pub_path):
+            if Path(existing).exists():
+                raise UsageError(f"{existing} already exists (pass --force to replace it)")
+    _write_atomic(key_path, private_pem, mode=0o600)
+    _write_atomic(pub_path, public_pem)
+    click.echo(f"wrote {key_path} (private, keep it secret) and {pub_path}")
+    click.echo(f"key fingerprint: {fingerprint}")
+
+
+@command.command("sign")
+@click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
+@click.option(
+    "--key",
+    "key_path",
+    required=True,
+    metavar="PRIVATE_KEY",
+    help="Ed25519 private key, PKCS8 PEM.",
+)
+@_MAX_BYTES
+def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
+    """Write SNAPSHOT.sig, a signature over what the bindings of SNAPSHOT depend on."""
+    from renderer.trust import load_private_key, sign_message, signature_path
+
+    key = load_private_key(key_path)
+    # Build every message first: one bad snapshot means no signature is written.
+    messages = [(path, _load_snapshot(path, max_bytes)) for path in snapshots]
+    for path, message in messages:
+        _write_atomic(signature_path(path), sign_message(message, key).encode("ascii"))
+        click.echo(f"signed {path} -> {signature_path(path)} ({key.fingerprint})")
+
+
+@command.command("verify")
+@click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
+@click.option(
+    "--key",
+    "key_paths",
+    required=True,
+    multiple=True,
+    metavar="PUBLIC_KEY",
+    help="Trusted Ed25519 public key, PEM (repeatable: any one of them may sign).",
+)
+@_MAX_BYTES
+@click.pass_context
+def verify(
+    ctx: click.Context, snapshots: tuple[str, ...], key_paths: tuple[str, ...], max_bytes: int
+) -> None:
+    """Check SNAPSHOT.sig: exit 0 when valid, 1 with the reason when not, 2 on bad input."""
+    from renderer.trust import load_trusted_keys, verify_message
+
+    keys = load_trusted_keys(key_paths)
+    messages = [(path, _load_snapshot(path, max_bytes)) for path in snapshots]
+    failed = False
+    for path, message in messages:
+        failure = verify_message(path, message, keys)
+        if failure is None:
+            click.echo(f"{path}: signature valid")
+        else:
+            failed = True
+            click.echo(f"dynamo-render: {failure.message}", err=True)
+    if failed:
+        ctx.exit(EXIT_INVALID)
