@@ -129,20 +129,32 @@ def _documents(
             if problem == "found unexpected ':'" and not pure:
                 pure = True
                 continue
-            if (
-                isinstance(problem, str)
-                and problem.startswith("found unknown escape character")
-                and mark is not None
-                and patched[mark.index : mark.index + 2] == "\\'"
-                and len(escapes) < 10_000
-            ):
-                escapes.add(mark.index)
-                patched = patched[: mark.index] + "\\e" + patched[mark.index + 2 :]
+            at = _apostrophe_escape_at(problem, mark, patched)
+            if at is not None and len(escapes) < 10_000:
+                escapes.add(at)
+                patched = patched[:at] + "\\e" + patched[at + 2 :]
                 continue
             raise _yaml_error(exc, name, line_offset) from None
 
 
+def _apostrophe_escape_at(problem: object, mark: Any, text: str) -> int | None:
+    """Offset of the `\\'` escape an "unknown escape" error points at (libyaml marks the
+    backslash, ruamel's pure parser the character after it)."""
+    if not isinstance(problem, str) or not problem.startswith("found unknown escape character"):
+        return None
+    if mark is None:
+        return None
+    for at in (mark.index, mark.index - 1):
+        if at >= 0 and text[at : at + 2] == "\\'":
+            return at
+    return None
+
+
 def _type_name(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if value is None:
+        return "null"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, bool):
@@ -152,15 +164,23 @@ def _type_name(value: Any) -> str:
     return "a string"
 
 
-def _require_identity(data: dict[str, Any], name: str, root: Mark, marks: dict[Path, Mark]) -> None:
+def _require_identity(
+    data: dict[str, Any], name: str, root: Mark, keys: dict[Path, Mark], values: dict[Path, Mark]
+) -> None:
     for field_name in ("apiVersion", "kind"):
-        value = data.get(field_name)
-        if not isinstance(value, str) or not value:
-            where = marks.get((field_name,), root)
-            problem = "has no" if field_name not in data else "has an invalid"
+        if field_name not in data:
             raise InputError(
-                f"object {problem} {field_name}"
-                " (every Kubernetes object needs apiVersion and kind)",
+                f"object has no {field_name} (every Kubernetes object needs apiVersion and kind)",
+                name,
+                root.line,
+                root.column,
+            )
+        value = data[field_name]
+        if not isinstance(value, str) or not value:
+            where = values.get((field_name,), root)
+            shown = "an empty string" if value == "" else _type_name(value)
+            raise InputError(
+                f"{field_name} must be a non-empty string, not {shown}",
                 name,
                 where.line,
                 where.column,
@@ -195,7 +215,7 @@ def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[So
             doc.root.line,
             doc.root.column,
         )
-    _require_identity(data, name, doc.root, doc.key_marks)
+    _require_identity(data, name, doc.root, doc.key_marks, doc.value_marks)
     if data["kind"] != "List":
         if kinds is not None and data["kind"] not in kinds:
             return []
@@ -228,7 +248,7 @@ def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[So
                 root.line,
                 root.column,
             )
-        _require_identity(item, name, root, key_groups[number])
+        _require_identity(item, name, root, key_groups[number], value_groups[number])
         if kinds is not None and item["kind"] not in kinds:
             continue
         result.append(
