@@ -144,7 +144,8 @@ def _apostrophe_escape_at(problem: object, mark: Any, text: str) -> int | None:
         return None
     if mark is None:
         return None
-    for at in (mark.index, mark.index - 1):
+    index: int = mark.index
+    for at in (index, index - 1):
         if at >= 0 and text[at : at + 2] == "\\'":
             return at
     return None
