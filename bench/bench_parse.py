@@ -134,9 +134,7 @@ def corpus(docs: int, big: bool) -> bytes:
         if big and "{extra}" in template:
             extra = "".join(_EXTRA_LINE.format(k=k) for k in range(150))
         parts.append(
-            template.format(
-                n=n, ns=n % 7, replicas=n % 5 + 1, digest=f"{n:064x}", extra=extra
-            )
+            template.format(n=n, ns=n % 7, replicas=n % 5 + 1, digest=f"{n:064x}", extra=extra)
         )
     return "---\n".join(parts).encode()
 
@@ -171,8 +169,10 @@ def main() -> None:
     print(f"PyYAML CSafeLoader       {pyyaml * 1000:8.1f} ms   1.00x")
     print(f"load_bytes               {full * 1000:8.1f} ms   {full / pyyaml:.2f}x")
     print(f"load_bytes spans=True    {spans * 1000:8.1f} ms   {spans / pyyaml:.2f}x")
-    print(f"load_bytes kinds={{DCD,PCS}} {filtered * 1000:6.1f} ms   {filtered / pyyaml:.2f}x"
-          f"   ({kept} objects kept)")
+    print(
+        f"load_bytes kinds={{DCD,PCS}} {filtered * 1000:6.1f} ms   {filtered / pyyaml:.2f}x"
+        f"   ({kept} objects kept)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,85 @@
+"""Files, directories (recursive, sorted) and stdin."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from renderer.errors import InputError
+from renderer.source import iter_yaml_files, load_paths
+
+OBJ = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    write(tmp_path / "b.yaml", OBJ.format(name="b"))
+    write(tmp_path / "a.yml", OBJ.format(name="a"))
+    write(tmp_path / "z" / "deep" / "c.yaml", OBJ.format(name="c"))
+    write(tmp_path / "m" / "d.yaml", OBJ.format(name="d") + "---\n" + OBJ.format(name="e"))
+    write(tmp_path / "notes.txt", "not yaml: [")
+    write(tmp_path / "m" / "empty.yaml", "# nothing here\n")
+    return tmp_path
+
+
+def test_directory_files_in_sorted_order(tree: Path) -> None:
+    files = [Path(f).relative_to(tree).as_posix() for f in iter_yaml_files(str(tree))]
+    assert files == ["a.yml", "b.yaml", "m/d.yaml", "m/empty.yaml", "z/deep/c.yaml"]
+
+
+def test_load_directory_recursively(tree: Path) -> None:
+    objects = load_paths([str(tree)])
+    assert [o.name for o in objects] == ["a", "b", "d", "e", "c"]
+    assert objects[3].file == str(tree / "m" / "d.yaml")
+    assert objects[3].doc_index == 1
+
+
+def test_files_then_stdin_in_given_order(tree: Path) -> None:
+    stdin = io.BytesIO(OBJ.format(name="from-stdin").encode())
+    objects = load_paths([str(tree / "b.yaml"), "-"], stdin=stdin)
+    assert [(o.name, o.file) for o in objects] == [
+        ("b", str(tree / "b.yaml")),
+        ("from-stdin", "<stdin>"),
+    ]
+
+
+def test_kinds_filter_through_paths(tree: Path) -> None:
+    write(tree / "k.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n")
+    assert [o.name for o in load_paths([str(tree)], kinds={"Secret"})] == ["s"]
+
+
+def test_explicit_empty_file_is_an_error(tree: Path) -> None:
+    with pytest.raises(InputError, match="no Kubernetes objects") as caught:
+        load_paths([str(tree / "m" / "empty.yaml")])
+    assert caught.value.file == str(tree / "m" / "empty.yaml")
+
+
+def test_bad_file_in_a_directory_names_it(tree: Path) -> None:
+    bad = write(tree / "m" / "bad.yaml", "apiVersion: v1\nkind: A\nx: [\n")
+    with pytest.raises(InputError) as caught:
+        load_paths([str(tree)])
+    assert caught.value.file == str(bad)
+    assert caught.value.line == 4
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot read file") as caught:
+        load_paths([str(tmp_path / "absent.yaml")])
+    assert caught.value.exit_code == 2
+
+
+def test_size_cap_applies_to_files_and_stdin(tmp_path: Path) -> None:
+    big = write(tmp_path / "big.yaml", OBJ.format(name="x" * 200))
+    with pytest.raises(InputError, match="larger than the size limit of 100 bytes"):
+        load_paths([str(big)], max_bytes=100)
+    with pytest.raises(InputError, match="larger than the size limit") as caught:
+        load_paths(["-"], max_bytes=100, stdin=io.BytesIO(big.read_bytes()))
+    assert caught.value.file == "<stdin>"
