@@ -252,3 +252,11 @@ def test_libyaml_strictness_go_does_not_share() -> None:
     assert obj.data["a"] == ["2025-06-01T00:00:00Z"]
     assert obj.data["b"] == "it's"
     assert obj.mark(("b",), key=False) == (4, 4)
+
+
+def test_invalid_utf16_names_its_position() -> None:
+    text = "\ufeffapiVersion: v1\nkind: ConfigMap\ndata: x"
+    data = text.encode("utf-16-le") + b"\x00\xd8" + "y\n".encode("utf-16-le")  # lone surrogate
+    error = fails(data)
+    assert "invalid UTF-16" in error.message
+    assert at(error) == (3, 8)

@@ -45,7 +45,11 @@ def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
         try:
             text = data[2:].decode(codec)
         except UnicodeDecodeError as exc:
-            raise InputError(f"invalid UTF-16 at byte offset {exc.start + 2}", name, 1, 1) from None
+            good = data[2 : 2 + exc.start].decode(codec, "replace")
+            line, column = position(good, len(good))
+            raise InputError(
+                f"invalid UTF-16 at byte offset {exc.start + 2} ({exc.reason})", name, line, column
+            ) from None
         _check_characters(text, name)
         return text, text.encode("utf-8")
     if data[:3] == b"\xef\xbb\xbf":
