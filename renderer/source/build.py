@@ -21,11 +21,24 @@ because go-yaml v2 behaves differently from the YAML spec or from libyaml:
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from math import isfinite, isnan
 from typing import Any
 
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+
+from renderer.source.limits import DEFAULT_MAX_ALIAS_NODES, DEFAULT_MAX_DEPTH
 from renderer.source.model import Mark, Path
 from renderer.source.resolve import (
     MERGE_TAG,
@@ -36,16 +49,12 @@ from renderer.source.resolve import (
     resolve_tagged,
 )
 
-DEFAULT_MAX_ALIAS_NODES = 100_000
-DEFAULT_MAX_DEPTH = 512
 _INT64_MAX = (1 << 63) - 1
 _new_mark = tuple.__new__
 _MISSING = object()
 _MERGE = object()  # pending-key marker: the next value is a `<<` merge source
 _OPEN = object()  # anchor whose collection is still being built
 _PLAIN_CACHE: dict[str, Any] = {}
-_COLLECTION_START = frozenset({"MappingStartEvent", "SequenceStartEvent"})
-_COLLECTION_END = frozenset({"MappingEndEvent", "SequenceEndEvent"})
 
 
 class BuildError(Exception):
@@ -127,7 +136,7 @@ class _Frame:
 
 
 def build(  # one loop over events keeps the per-node cost low
-    events: Iterator[Any],
+    next_event: Callable[[], Any],
     text: str,
     *,
     line_offset: int = 0,
@@ -155,11 +164,12 @@ def build(  # one loop over events keeps the per-node cost low
     value_spans: dict[Path, tuple[int, int, str]] = {}
     lo = line_offset + 1
 
-    for event in events:
-        name = event.__class__.__name__
+    while True:
+        event = next_event()
+        kind = event.__class__
         mark = event.start_mark
         # --- a node value: scalar, alias, or collection start ---------------------------
-        if name == "ScalarEvent":
+        if kind is ScalarEvent:
             text_value = event.value
             tag = event.tag
             style = event.style
@@ -203,8 +213,8 @@ def build(  # one loop over events keeps the per-node cost low
                     event.end_mark.index + index_offset,
                     style or "",
                 )
-        elif name in _COLLECTION_START:
-            is_map = name == "MappingStartEvent"
+        elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            is_map = kind is MappingStartEvent
             if len(stack) >= max_depth:
                 raise BuildError(
                     f"nesting deeper than {max_depth} levels", mark.line + line_offset, mark.column
@@ -231,7 +241,7 @@ def build(  # one loop over events keeps the per-node cost low
                 anchors[anchor] = (_OPEN, 0, False)
             stack.append(_Frame({} if is_map else [], path, is_map, anchor, node_mark))
             continue
-        elif name in _COLLECTION_END:
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
             frame = stack.pop()
             value = frame.container
             size = frame.size
@@ -243,7 +253,7 @@ def build(  # one loop over events keeps the per-node cost low
                 doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
                 continue
             top = stack[-1]
-        elif name == "AliasEvent":
+        elif kind is AliasEvent:
             anchor = event.anchor
             node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
             found = anchors.get(anchor)
@@ -270,7 +280,7 @@ def build(  # one loop over events keeps the per-node cost low
             top = stack[-1]
             if not (top.is_map and top.key is _MISSING):
                 value = _copy(value)
-        elif name == "DocumentStartEvent":
+        elif kind is DocumentStartEvent:
             version = event.version
             if version is not None and tuple(version) != (1, 1):
                 raise BuildError("found incompatible YAML document", mark.line + line_offset, 0)
@@ -279,14 +289,16 @@ def build(  # one loop over events keeps the per-node cost low
             key_marks, value_marks, value_spans = {}, {}, {}
             doc = None
             continue
-        elif name == "DocumentEndEvent":
+        elif kind is DocumentEndEvent:
             if doc is None:
                 root = _new_mark(Mark, (mark.line + lo, mark.column + 1))
                 doc = Document(doc_index, None, root, key_marks, value_marks, value_spans, True)
             yield doc
             doc = None
             continue
-        else:  # stream start/end
+        elif kind is StreamEndEvent:
+            return
+        else:  # stream start
             continue
 
         # --- place the value into its parent ------------------------------------------

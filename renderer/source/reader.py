@@ -24,25 +24,22 @@ stdin. Choices made here (each has a test):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterator
+from typing import TYPE_CHECKING, Any
 
 from renderer.errors import InputError
-from renderer.source.build import (
-    DEFAULT_MAX_ALIAS_NODES,
-    DEFAULT_MAX_DEPTH,
-    BuildError,
-    Document,
-    build,
-)
+from renderer.source.limits import DEFAULT_MAX_ALIAS_NODES, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from renderer.source.model import Mark, Path, SourceObject
 from renderer.source.text import decode_input
 
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+if TYPE_CHECKING:
+    from renderer.source.build import Document
+
+__all__ = ["DEFAULT_MAX_BYTES", "iter_values", "load_bytes"]
 
 
-def _events(source: bytes | str, pure: bool = False) -> Iterator[Any]:
-    """libyaml's event stream; ruamel's pure-Python parser when asked or when C is missing."""
+def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], Any]:
+    """libyaml's `get_event`; ruamel's pure-Python parser when asked or when C is missing."""
     try:
         if pure:
             raise ImportError("pure parser requested")
@@ -52,14 +49,10 @@ def _events(source: bytes | str, pure: bool = False) -> Iterator[Any]:
 
         if isinstance(source, bytes):
             source = source.decode("utf-8")
-        yield from YAML(typ="safe", pure=True).parse(source)
-        return
-    get_event = CParser(source).get_event
-    while True:
-        event = get_event()
-        yield event
-        if event.__class__.__name__ == "StreamEndEvent":
-            return
+        events: Iterator[Any] = iter(YAML(typ="safe", pure=True).parse(source))
+        return events.__next__
+    get_event: Callable[[], Any] = CParser(source).get_event
+    return get_event
 
 
 def _yaml_error(exc: Exception, name: str, line_offset: int) -> InputError:
@@ -97,6 +90,8 @@ def _documents(
     start, skipping documents already yielded."""
     from ruamel.yaml.error import YAMLError
 
+    from renderer.source.build import BuildError, build
+
     pure = False
     patched = text
     escapes: set[int] = set()
@@ -106,7 +101,7 @@ def _documents(
         seen = 0
         try:
             for doc in build(
-                _events(feed, pure),
+                _event_source(feed, pure),
                 text,
                 line_offset=line_offset,
                 index_offset=char_offset,
