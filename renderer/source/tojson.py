@@ -7,10 +7,15 @@ from typing import Any
 from renderer.gojson import encode_string, format_float
 
 
+def _key_bytes(key: str) -> bytes:
+    return key.encode("utf-8", "surrogatepass")
+
+
 def to_go_json(value: Any) -> str:
     """Compact JSON with keys sorted by bytes, strings and floats written as Go writes them.
 
-    Recursive: the reader caps nesting depth well below Python's recursion limit.
+    Recursive, one frame per level: the reader caps nesting depth (256) well below
+    Python's recursion limit.
     """
     if value is None:
         return "null"
@@ -24,9 +29,15 @@ def to_go_json(value: Any) -> str:
         return str(value)
     if isinstance(value, float):
         return format_float(value)
+    # Plain loops, not generator expressions: one Python frame per nesting level.
     if isinstance(value, list):
-        return "[" + ",".join(to_go_json(item) for item in value) + "]"
+        items = []
+        for item in value:
+            items.append(to_go_json(item))
+        return "[" + ",".join(items) + "]"
     if isinstance(value, dict):
-        keys = sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass"))
-        return "{" + ",".join(f"{encode_string(k)}:{to_go_json(value[k])}" for k in keys) + "}"
+        members = []
+        for key in sorted(value, key=_key_bytes):
+            members.append(encode_string(key) + ":" + to_go_json(value[key]))
+        return "{" + ",".join(members) + "}"
     raise TypeError(f"not a plain YAML value: {type(value).__name__}")
