@@ -132,7 +132,7 @@ def corpus(docs: int, big: bool) -> bytes:
         template = templates[n % len(templates)]
         extra = ""
         if big and "{extra}" in template:
-            extra = "".join(_EXTRA_LINE.format(k=k) for k in range(150))
+            extra = "".join(_EXTRA_LINE.format(k=k) for k in range(280))
         parts.append(
             template.format(n=n, ns=n % 7, replicas=n % 5 + 1, digest=f"{n:064x}", extra=extra)
         )
