@@ -24,6 +24,7 @@ stdin. Choices made here (each has a test):
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -280,6 +281,27 @@ def load_bytes(
     Raises InputError (file, 1-based line and column) for anything Kubernetes would not
     read, or that this tool refuses on purpose (see the module docstring).
     """
+    # The values built here are trees (aliases and merges are copied), so reference
+    # counting frees them; pausing the cyclic collector saves ~25% on large streams.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(data, name, max_bytes, kinds, spans, allow_empty, max_alias_nodes, max_depth)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _load(  # noqa: PLR0917 - private body of load_bytes
+    data: bytes,
+    name: str,
+    max_bytes: int,
+    kinds: Collection[str] | None,
+    spans: bool,
+    allow_empty: bool,
+    max_alias_nodes: int,
+    max_depth: int,
+) -> list[SourceObject]:
     from renderer.source.prescan import segments
 
     text, feed = decode_input(data, name, max_bytes)
