@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from renderer.errors import BindingError
 from renderer.source import SourceObject, load_bytes
 
 VECTORS = Path(__file__).parent / "vectors"
@@ -28,11 +29,18 @@ def have_binding_engine() -> bool:
     return True
 
 
+def _fail(obj: SourceObject, message: str) -> BindingError:
+    mark = obj.mark(("metadata",))
+    return BindingError(f"stand-in: {message}", obj.file, mark.line, mark.column)
+
+
 def standin_bound_fields(obj: SourceObject) -> tuple[str, int, str, str, str]:
     meta: dict[str, Any] = dict(obj.metadata)
     labels = meta.get("labels") or {}
     annotations = meta.get("annotations") or {}
     spec = obj.data.get("spec") or {}
+    if not (isinstance(labels, dict) and isinstance(annotations, dict) and isinstance(spec, dict)):
+        raise _fail(obj, "labels, annotations and spec must be mappings")
     projection = {
         "name": meta.get("name", ""),
         "namespace": meta.get("namespace", ""),
@@ -44,8 +52,10 @@ def standin_bound_fields(obj: SourceObject) -> tuple[str, int, str, str, str]:
         "captureInputs": {"job": spec.get("job"), "gpuMemoryService": spec.get("gpuMemoryService")},
     }
     uid, generation = meta.get("uid"), meta.get("generation")
-    assert isinstance(uid, str) and uid, "stand-in: uid must be a non-empty string"
-    assert isinstance(generation, int) and generation >= 1, "stand-in: generation >= 1"
+    if not (isinstance(uid, str) and uid):
+        raise _fail(obj, "automatic checkpoint UID is missing")
+    if not (isinstance(generation, int) and not isinstance(generation, bool) and generation >= 1):
+        raise _fail(obj, "automatic checkpoint generation is missing")
     return (
         uid,
         generation,
