@@ -15,6 +15,9 @@ are exact Python ints, floats Python floats, strings str. Every failure is an
 `InputError` naming file:line:column. See `reader` for the choices on duplicate keys,
 merges, empty documents and `kind: List`.
 
+Limits (keyword arguments of `load_bytes`): `max_bytes` 16 MiB per file,
+`max_alias_nodes` 100,000 nodes produced by aliases per document, `max_depth` 256 levels.
+
 The imports below are light (no YAML parser is loaded until something is read).
 """
 
