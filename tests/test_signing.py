@@ -394,3 +394,21 @@ def test_importing_trust_does_not_import_cryptography() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert out.stdout.strip() == "False"
+
+
+def test_check_trust_by_file(tmp_path: Path) -> None:
+    from renderer.source import load_paths
+    from renderer.trust import check_trust_by_file
+
+    key, pub = make_keys(tmp_path)
+    signed_snap, unsigned_snap = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    signed_snap.write_text(BASELINE.read_text())
+    unsigned_snap.write_text(MINIMAL.read_text())
+    message = signed_message(load_paths([str(signed_snap)]))
+    (tmp_path / "a.yaml.sig").write_text(sign_message(message, load_private_key(str(key))))
+    # A directory load, as render and lint do for --checkpoint DIR (the .sig is not YAML).
+    objects = load_paths([str(tmp_path)])
+    result = check_trust_by_file(objects, load_trusted_keys([str(pub)]))
+    assert list(result) == [str(signed_snap), str(unsigned_snap)]
+    assert result[str(signed_snap)] is None
+    assert "snapshot is not signed" in str(result[str(unsigned_snap)])

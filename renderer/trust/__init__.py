@@ -8,6 +8,7 @@ Public surface, for `snapshot sign|verify` and for `--trusted-key` in render and
 
 - `load_trusted_keys(paths) -> list[TrustedKey]` (raises InputError, exit 2)
 - `check_trust(snapshot_file, objects, keys) -> str | None` (None = trusted)
+- `check_trust_by_file(objects, keys) -> dict[file, str | None]` (objects from many files)
 - `verify_trust(snapshot_file, objects, keys) -> TrustFailure | None` (same, with a code)
 - `signed_message(objects) -> bytes`, `sign_message(message, key) -> str` (the .sig text)
 
@@ -36,6 +37,7 @@ from renderer.trust.sigfile import (
 from renderer.trust.verify import (
     TrustFailure,
     check_trust,
+    check_trust_by_file,
     sign_message,
     verify_message,
     verify_trust,
@@ -52,6 +54,7 @@ __all__ = [
     "TrustFailure",
     "TrustedKey",
     "check_trust",
+    "check_trust_by_file",
     "fingerprint",
     "format_signature_file",
     "generate_key_pair",

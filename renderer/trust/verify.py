@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renderer.errors import InputError
+from renderer.source.files import STDIN_NAME
 from renderer.source.model import SourceObject
 from renderer.trust.keys import PrivateKey, TrustedKey
 from renderer.trust.message import signed_message
@@ -96,7 +97,7 @@ def verify_trust(
     `objects` are the objects loaded from `snapshot_file`, in file order. Never raises for
     a bad signature or an unbindable snapshot: both are reasons not to trust it.
     """
-    if snapshot_file == "-":
+    if snapshot_file in ("-", STDIN_NAME):
         return TrustFailure(
             UNVERIFIABLE, "<stdin>: a snapshot read from stdin has no signature file; pass a path"
         )
@@ -117,3 +118,17 @@ def check_trust(
     """`verify_trust` as a plain reason string (None = trusted by one of `keys`)."""
     failure = verify_trust(snapshot_file, objects, keys)
     return None if failure is None else failure.message
+
+
+def check_trust_by_file(
+    objects: Sequence[SourceObject], keys: Sequence[TrustedKey]
+) -> dict[str, str | None]:
+    """`check_trust` for every snapshot file among `objects` (grouped by `obj.file`, in order).
+
+    Pass every DynamoCheckpoint loaded from those files, not only the ones a DGD uses: the
+    signature covers the whole file, so a subset never matches.
+    """
+    by_file: dict[str, list[SourceObject]] = {}
+    for obj in objects:
+        by_file.setdefault(obj.file, []).append(obj)
+    return {file: check_trust(file, objs, keys) for file, objs in by_file.items()}
