@@ -72,7 +72,7 @@ def command() -> None:
     """
 
 
-@command.command("keygen")
+@command.command("keygen", short_help="Make an Ed25519 key pair (PREFIX.key, PREFIX.pub).")
 @click.option(
     "--out",
     "prefix",
@@ -97,7 +97,7 @@ def keygen(prefix: str, force: bool) -> None:
     click.echo(f"key fingerprint: {fingerprint}")
 
 
-@command.command("sign")
+@command.command("sign", short_help="Write SNAPSHOT.sig with a private key.")
 @click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
 @click.option(
     "--key",
@@ -119,7 +119,7 @@ def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
         click.echo(f"signed {path} -> {signature_path(path)} ({key.fingerprint})")
 
 
-@command.command("verify")
+@command.command("verify", short_help="Check SNAPSHOT.sig against trusted public keys.")
 @click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
 @click.option(
     "--key",
