@@ -1,0 +1,33 @@
+"""The schemas shipped with the tool (`schemas/*.json`), looked up by apiVersion and kind."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+SchemaKey = tuple[str, str]  # (apiVersion, kind)
+
+# apiVersion, kind -> file in renderer/schemas (the repository's schemas/ directory).
+BUNDLED: dict[SchemaKey, str] = {
+    ("nvidia.com/v1alpha1", "DynamoGraphDeployment"): "dgd-v1alpha1.json",
+    ("nvidia.com/v1beta1", "DynamoGraphDeployment"): "dgd-v1beta1.json",
+    ("nvidia.com/v1alpha1", "DynamoComponentDeployment"): "dcd-v1alpha1.json",
+    ("nvidia.com/v1beta1", "DynamoComponentDeployment"): "dcd-v1beta1.json",
+    ("nvidia.com/v1alpha1", "DynamoCheckpoint"): "dynamocheckpoint-v1alpha1.json",
+    ("grove.io/v1alpha1", "PodCliqueSet"): "podcliqueset-v1alpha1.json",
+}
+
+
+@cache
+def _load(file_name: str) -> dict[str, Any]:
+    text = resources.files("renderer").joinpath("schemas", file_name).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def bundled_schema(api_version: str, kind: str) -> dict[str, Any] | None:
+    """The shipped schema for this apiVersion and kind, or None when none is shipped."""
+    file_name = BUNDLED.get((api_version, kind))
+    return None if file_name is None else _load(file_name)

@@ -1,0 +1,168 @@
+"""Validate located objects (and rendered plain objects) against their schema.
+
+jsonschema is imported here only inside functions: `import renderer.schema` stays cheap, and
+a lint run without schema checks never pays for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from renderer.errors import InputError
+from renderer.schema.bundled import BUNDLED, SchemaKey, bundled_schema
+from renderer.schema.messages import describe
+from renderer.schema.violation import Violation
+from renderer.source.model import Mark, Path, SourceObject
+
+Schemas = Mapping[SchemaKey, dict[str, Any]]
+# (path reported, path whose position is shown, show the key (True) or the value, message)
+_Explained = tuple[Path, Path, bool, str]
+_Locate = Callable[[Path, bool], Mark]
+
+# id(schema) -> (schema, compiled validator); the schema is kept so its id cannot be reused.
+_COMPILED: dict[int, tuple[dict[str, Any], Any]] = {}
+_MAX_FALLBACK = 200
+
+
+def _schema_for(key: SchemaKey, extra: Schemas | None) -> tuple[dict[str, Any], str] | None:
+    if extra and key in extra:
+        schema = extra[key]
+        title = schema.get("title")
+        return schema, title if isinstance(title, str) else f"schema for {key[1]} {key[0]}"
+    found = bundled_schema(*key)
+    return None if found is None else (found, BUNDLED[key])
+
+
+def _compiled(schema: dict[str, Any], title: str) -> Any:
+    entry = _COMPILED.get(id(schema))
+    if entry is not None and entry[0] is schema:
+        return entry[1]
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise InputError(f"{title} is not a valid JSON Schema: {exc.message}") from None
+    validator = Draft202012Validator(schema)
+    _COMPILED[id(schema)] = (schema, validator)
+    return validator
+
+
+def _unknown_keys(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
+    import re
+
+    known = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    return [
+        key for key in instance if key not in known and not any(re.search(p, key) for p in patterns)
+    ]
+
+
+def _explain(error: Any) -> Iterator[_Explained]:
+    path: Path = tuple(error.absolute_path)
+    validator: str = error.validator
+    if validator == "required" and isinstance(error.instance, dict):
+        for name in error.validator_value:
+            if name not in error.instance:
+                yield (*path, name), path, True, "required field is missing"
+        return
+    if validator == "additionalProperties" and error.validator_value is False:
+        for name in _unknown_keys(error.instance, error.schema):
+            yield (
+                (*path, name),
+                (*path, name),
+                True,
+                "unknown field: not in the schema (the API server would drop it)",
+            )
+        return
+    if validator in ("anyOf", "oneOf") and error.context:
+        from jsonschema.exceptions import best_match
+
+        yield from _explain(best_match(error.context))
+        return
+    message = describe(validator, error.validator_value, error.instance, error.schema)
+    if message is None:
+        message = error.message
+        if len(message) > _MAX_FALLBACK:
+            message = message[: _MAX_FALLBACK - 3] + "..."
+    yield path, path, False, message
+
+
+def _collect(errors: Iterable[Any], locate: _Locate, file: str, title: str) -> list[Violation]:
+    found: dict[tuple[str, str], Violation] = {}
+    for error in errors:
+        for path, mark_path, key, message in _explain(error):
+            mark = locate(mark_path, key)
+            violation = Violation(file, mark.line, mark.column, path, message, title)
+            found.setdefault((violation.json_path, message), violation)
+    return sorted(found.values(), key=Violation.sort_key)
+
+
+def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list[Violation]:
+    """Every violation of the schema for `obj`'s apiVersion and kind, sorted by position.
+
+    `extra_schemas` (e.g. from `schemas_from_crd`) replace the bundled schema for their keys.
+    Objects with no schema are not checked (empty list).
+    """
+    chosen = _schema_for((obj.api_version, obj.kind), extra_schemas)
+    if chosen is None:
+        return []
+    schema, title = chosen
+    errors = _compiled(schema, title).iter_errors(obj.data)
+
+    def locate(path: Path, key: bool) -> Mark:
+        return obj.mark(path, key=key)
+
+    return _collect(errors, locate, obj.file, title)
+
+
+def validate_data(
+    data: dict[str, Any],
+    name: str,
+    *,
+    text: str | None = None,
+    extra_schemas: Schemas | None = None,
+) -> list[Violation]:
+    """Violations of a plain object (rendered output) with no file behind it.
+
+    Only when something is wrong is the object located: `text` (its rendered YAML document)
+    is read back for positions; without it, positions refer to its indented JSON text.
+    """
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str):
+        return []
+    chosen = _schema_for((api_version, kind), extra_schemas)
+    if chosen is None:
+        return []
+    schema, title = chosen
+    errors = list(_compiled(schema, title).iter_errors(data))
+    if not errors:
+        return []
+    from renderer.source import load_bytes
+
+    source = text if text is not None else json.dumps(data, indent=2, ensure_ascii=False)
+    try:
+        located = load_bytes(source.encode("utf-8"), name)[0]
+    except InputError:
+        located = SourceObject(data=data, file=name)
+
+    def locate(path: Path, key: bool) -> Mark:
+        return located.mark(path, key=key)
+
+    return _collect(errors, locate, name, title)
+
+
+def violations_error(violations: Sequence[Violation]) -> InputError:
+    """One input error (exit 2) for the CLI: the first violation, and how many more there are."""
+    first = violations[0]
+    message = f"{first.json_path}: {first.message} (schema {first.schema}"
+    more = len(violations) - 1
+    if more:
+        message += f"; and {more} more violation{'s' if more > 1 else ''}"
+    return InputError(message + ")", first.file, first.line, first.column)
+
+
+__all__ = ["Schemas", "validate", "validate_data", "violations_error"]
