@@ -1,0 +1,127 @@
+"""The operator-exact checkpoint binding: `v1/<uid>/<generation>/<sha256>`.
+
+Public surface:
+
+- `bind(obj) -> BoundCheckpoint` (BindingError: file:line:col and the operator's reason)
+- `canonical_projection(obj) -> str`: the exact JSON text that is hashed
+- `parse_binding(value) -> Binding` (BindingFormatError with the operator's wording)
+- `verify_binding(value, bound) -> str | None`: None when equal, else the operator's reason
+- `mismatch_kind(value, bound) -> str | None`: "malformed" | "replaced" | "stale" |
+  "provenance" (what lint reports), None when equal
+- `Binding`, `BoundCheckpoint`
+
+Importing this package is light (hashlib and the standard library only); the Go type
+table is read and compiled on the first `bind`. See docs/binding.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from renderer.binding.value import (
+    GENERATION_DIFFERS,
+    PROVENANCE_DIFFERS,
+    UID_DIFFERS,
+    Binding,
+    compare_bindings,
+    parse_binding,
+)
+from renderer.checkpoint import (
+    Checkpoint,
+    checkpoint_from_object,
+    unbindable_path,
+    unbindable_reason,
+)
+from renderer.errors import BindingError, BindingFormatError, InputError
+from renderer.source.model import SourceObject
+
+__all__ = [
+    "Binding",
+    "BoundCheckpoint",
+    "bind",
+    "canonical_projection",
+    "mismatch_kind",
+    "parse_binding",
+    "verify_binding",
+]
+
+_KIND_OF_REASON = {
+    UID_DIFFERS: "replaced",
+    GENERATION_DIFFERS: "stale",
+    PROVENANCE_DIFFERS: "provenance",
+}
+
+
+@dataclass(frozen=True)
+class BoundCheckpoint:
+    """A checkpoint with its binding, the exact text hashed, and what to warn about."""
+
+    checkpoint: Checkpoint
+    binding: Binding
+    canonical: str
+    warnings: tuple[str, ...]
+
+    @property
+    def value(self) -> str:
+        return str(self.binding)
+
+
+def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
+    from renderer.binding.projection import build_projection
+
+    cp = checkpoint_from_object(obj)
+    canonical, warnings = build_projection(obj, cp)
+    reason = unbindable_reason(cp)
+    if reason is not None:
+        mark = obj.mark(unbindable_path(cp))
+        raise BindingError(reason, obj.file, mark.line, mark.column)
+    return cp, canonical, warnings
+
+
+def bind(obj: SourceObject) -> BoundCheckpoint:
+    """Compute the binding of one DynamoCheckpoint exactly as the operator does."""
+    try:
+        cp, canonical, warnings = _bind(obj)
+    except BindingError:
+        raise
+    except InputError as exc:  # a field of the wrong type: no binding can come from it
+        raise BindingError(exc.message, exc.file, exc.line, exc.column) from None
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    if not cp.ready:
+        mark = obj.mark(("status", "phase"))
+        phase = cp.phase or "not set"
+        warnings.append(
+            f"{obj.file}:{mark.line}:{mark.column}: status.phase is {phase}, not Ready"
+            " (the operator restores only from a Ready checkpoint)"
+        )
+    return BoundCheckpoint(
+        checkpoint=cp,
+        binding=Binding(uid=cp.uid, generation=cp.generation, digest=digest),
+        canonical=canonical,
+        warnings=tuple(warnings),
+    )
+
+
+def canonical_projection(obj: SourceObject) -> str:
+    """The exact JSON text the operator hashes for `obj` (same as `bind(obj).canonical`)."""
+    return bind(obj).canonical
+
+
+def verify_binding(value: str, bound: BoundCheckpoint) -> str | None:
+    """None when `value` is the binding of `bound`; else the operator's reason."""
+    try:
+        expected = parse_binding(value)
+    except BindingFormatError as exc:
+        return str(exc)
+    return compare_bindings(expected, bound.binding)
+
+
+def mismatch_kind(value: str, bound: BoundCheckpoint) -> str | None:
+    """Lint's classification: malformed, replaced, stale or provenance (None when equal)."""
+    try:
+        expected = parse_binding(value)
+    except BindingFormatError:
+        return "malformed"
+    reason = compare_bindings(expected, bound.binding)
+    return None if reason is None else _KIND_OF_REASON[reason]

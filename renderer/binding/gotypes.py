@@ -1,0 +1,464 @@
+"""The Go type table (k8s.io/api v0.34.3), compiled once into codecs that decode and encode.
+
+`renderer/data/binding-types.json` lists, for every struct Go's encoder walks while
+hashing a binding projection, its JSON fields in declaration order with their tags. It is
+read lazily (first bind) and turned into one `Codec` per type descriptor:
+
+- `decode(value, path, ctx)` applies Go's `encoding/json` decoding to a YAML-read value:
+  a value of the wrong JSON type is a BindingError naming the path; unknown fields are
+  dropped with a warning (apimachinery matches field names case-sensitively).
+- `encode(decoded)` writes Go's `encoding/json` bytes for the decoded value.
+
+Decoded values: str/int/bool as themselves; a struct is a dict holding only the fields the
+input set (an absent key is Go's zero value); a non-nil pointer is its target's decoded
+value; slices and maps are lists and dicts (None for a nil element); the four marshaler
+types are their final JSON text. Anything in the table this module does not know (another
+kind, a `,string` option, omitzero outside metav1.Time) stops compilation: the encoder
+never guesses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
+from renderer.errors import BindingError
+from renderer.gojson import encode_string
+from renderer.source.model import Path, SourceObject
+
+TABLE_RESOURCE = "binding-types.json"
+QUANTITY = "k8s.io/apimachinery/pkg/api/resource.Quantity"
+TIME = "k8s.io/apimachinery/pkg/apis/meta/v1.Time"
+INT_OR_STRING = "k8s.io/apimachinery/pkg/util/intstr.IntOrString"
+FIELDS_V1 = "k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1"
+
+_MISSING: Any = object()
+
+
+class TableError(RuntimeError):
+    """The packaged type table holds something the encoder cannot reproduce exactly."""
+
+
+@dataclass
+class DecodeContext:
+    """Per-object decoding state: where messages point, and the warnings collected."""
+
+    obj: SourceObject
+    warnings: list[str] = field(default_factory=list)
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> BindingError:
+        mark = self.obj.mark(path, key=key)
+        text = f"{format_path(path)}: {message}"
+        return BindingError(text, self.obj.file, mark.line, mark.column)
+
+    def type_error(self, path: Path, expected: str, value: Any) -> BindingError:
+        return self.error(
+            path,
+            f"expected {expected}, found {describe(value)}; Go's decoder rejects it, so the"
+            " operator cannot bind this checkpoint",
+        )
+
+    def warn_unknown(self, path: Path) -> None:
+        mark = self.obj.mark(path, key=True)
+        self.warnings.append(
+            f"{self.obj.file}:{mark.line}:{mark.column}: unknown field {format_path(path)}"
+            " is not in the Kubernetes v0.34.3 types; dropped, as the operator drops it"
+            " (a typo, or a newer Kubernetes field?)"
+        )
+
+
+class Codec:
+    """One Go type: how a JSON value decodes into it and how Go encodes it back."""
+
+    nilable = False  # pointer, slice or map: JSON null is a nil value
+    zero_empty = True  # omitempty drops the zero value (false for struct kinds)
+    zero_text = ""
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        raise NotImplementedError
+
+    def encode(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def empty(self, value: Any) -> bool:
+        """Go's isEmptyValue for a decoded (present) value."""
+        return False
+
+    def zero_json(self) -> str:
+        """Go's encoding of the zero value (an absent field that is still written)."""
+        return self.zero_text
+
+    def zero(self) -> Any:
+        """The decoded value of a JSON null element (slice item or map value)."""
+        return None
+
+
+class StringCodec(Codec):
+    zero_text = '""'
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        if type(value) is not str:
+            raise ctx.type_error(path, "a string", value)
+        if has_surrogate(value):
+            raise ctx.error(path, "holds a lone surrogate, which is not valid UTF-8")
+        return value
+
+    def encode(self, value: Any) -> str:
+        return encode_string(value)
+
+    def empty(self, value: Any) -> bool:
+        return bool(value == "")
+
+    def zero(self) -> Any:
+        return ""
+
+
+class BoolCodec(Codec):
+    zero_text = "false"
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        if type(value) is not bool:
+            raise ctx.type_error(path, "a boolean", value)
+        return value
+
+    def encode(self, value: Any) -> str:
+        return "true" if value else "false"
+
+    def empty(self, value: Any) -> bool:
+        return value is False
+
+    def zero(self) -> Any:
+        return False
+
+
+class IntCodec(Codec):
+    zero_text = "0"
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        number = go_int(value, self.kind)
+        if number is None:
+            raise ctx.type_error(path, f"an integer that fits in {self.kind}", value)
+        return number
+
+    def encode(self, value: Any) -> str:
+        return str(value)
+
+    def empty(self, value: Any) -> bool:
+        return bool(value == 0)
+
+    def zero(self) -> Any:
+        return 0
+
+
+class PtrCodec(Codec):
+    nilable = True
+    zero_text = "null"
+
+    def __init__(self, elem: Codec) -> None:
+        self.elem = elem
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        return self.elem.decode(value, path, ctx)
+
+    def encode(self, value: Any) -> str:
+        return "null" if value is None else self.elem.encode(value)
+
+
+class SliceCodec(Codec):
+    nilable = True
+    zero_text = "null"
+
+    def __init__(self, elem: Codec) -> None:
+        self.elem = elem
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        if type(value) is not list:
+            raise ctx.type_error(path, "an array", value)
+        elem = self.elem
+        out: list[Any] = []
+        for index, item in enumerate(value):
+            if item is None:
+                out.append(elem.zero())
+            else:
+                out.append(elem.decode(item, (*path, index), ctx))
+        return out
+
+    def encode(self, value: Any) -> str:
+        elem = self.elem
+        return "[" + ",".join(["null" if v is None else elem.encode(v) for v in value]) + "]"
+
+    def empty(self, value: Any) -> bool:
+        return len(value) == 0
+
+
+def _utf8_key(key: str) -> bytes:
+    return key.encode("utf-8")
+
+
+class MapCodec(Codec):
+    nilable = True
+    zero_text = "null"
+
+    def __init__(self, elem: Codec) -> None:
+        self.elem = elem
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        if type(value) is not dict:
+            raise ctx.type_error(path, "an object", value)
+        elem = self.elem
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if has_surrogate(key):
+                raise ctx.error((*path, key), "key holds a lone surrogate", key=True)
+            out[key] = elem.zero() if item is None else elem.decode(item, (*path, key), ctx)
+        return out
+
+    def encode(self, value: Any) -> str:
+        elem = self.elem
+        members = [
+            encode_string(key) + ":" + ("null" if value[key] is None else elem.encode(value[key]))
+            for key in sorted(value, key=_utf8_key)
+        ]
+        return "{" + ",".join(members) + "}"
+
+    def empty(self, value: Any) -> bool:
+        return len(value) == 0
+
+
+@dataclass
+class Field:
+    json: str
+    prefix: str  # the encoded key and colon, computed once
+    omitempty: bool
+    omitzero: bool
+    codec: Codec
+
+
+class StructCodec(Codec):
+    zero_empty = False  # Go never treats a struct value as empty
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.fields: tuple[Field, ...] = ()
+        self.by_name: dict[str, Field] = {}
+        self._zero_text: str | None = None
+
+    def zero_json(self) -> str:
+        if self._zero_text is None:
+            self._zero_text = self.encode({})
+        return self._zero_text
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        if type(value) is not dict:
+            raise ctx.type_error(path, "an object", value)
+        by_name = self.by_name
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            spec = by_name.get(key)
+            if spec is None:
+                ctx.warn_unknown((*path, key))
+            elif item is not None:  # null leaves a Go field at its zero value (or nil)
+                out[key] = spec.codec.decode(item, (*path, key), ctx)
+        return out
+
+    def encode(self, value: Any) -> str:
+        parts: list[str] = []
+        for spec in self.fields:
+            item = value.get(spec.json, _MISSING)
+            codec = spec.codec
+            if item is _MISSING:
+                if (spec.omitempty and codec.zero_empty) or spec.omitzero:
+                    continue
+                parts.append(spec.prefix + codec.zero_json())
+                continue
+            if spec.omitempty and codec.empty(item):
+                continue
+            text = codec.encode(item)
+            if spec.omitzero and text == codec.zero_json():
+                continue
+            parts.append(spec.prefix + text)
+        return "{" + ",".join(parts) + "}"
+
+    def zero(self) -> Any:
+        return {}
+
+
+class MarshalerCodec(Codec):
+    """A type with its own MarshalJSON: decoded straight to its final JSON text."""
+
+    zero_empty = False  # a struct kind: omitempty never drops it
+
+    def __init__(self, zero_text: str, decoder: Callable[[Any, Path, DecodeContext], str]) -> None:
+        self.zero_text = zero_text
+        self._decoder = decoder
+
+    def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
+        return self._decoder(value, path, ctx)
+
+    def encode(self, value: Any) -> str:
+        return str(value)
+
+    def zero(self) -> Any:
+        return self.zero_text
+
+
+def _quantity_module() -> Any:
+    """renderer.binding.quantity (its own module and owner), or None when it is missing."""
+    import importlib
+
+    try:
+        return importlib.import_module("renderer.binding.quantity")
+    except ImportError:
+        return None
+
+
+def _decode_quantity(value: Any, path: Path, ctx: DecodeContext) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ctx.type_error(path, "a quantity (string or number)", value)
+    quantity = _quantity_module()
+    if quantity is None:
+        raise ctx.error(
+            path, "resource.Quantity encoding is not available in this build; no binding"
+        )
+    try:
+        text: str = quantity.marshal_quantity(value)
+    except quantity.QuantityError as exc:
+        raise ctx.error(path, f"invalid quantity {describe(value)}: {exc}") from None
+    return text if text.startswith('"') else encode_string(text)
+
+
+def _decode_time(value: Any, path: Path, ctx: DecodeContext) -> str:
+    if type(value) is not str:
+        raise ctx.type_error(path, "an RFC 3339 timestamp string", value)
+    from renderer.binding.gotime import TimeFormatError, marshal_time
+
+    try:
+        return marshal_time(value)
+    except TimeFormatError as exc:
+        raise ctx.error(path, str(exc)) from None
+
+
+def _decode_int_or_string(value: Any, path: Path, ctx: DecodeContext) -> str:
+    if type(value) is str:
+        if has_surrogate(value):
+            raise ctx.error(path, "holds a lone surrogate, which is not valid UTF-8")
+        return encode_string(value)
+    number = go_int(value, "int32")
+    if number is None:
+        raise ctx.type_error(path, "an int32 number or a string", value)
+    return str(number)
+
+
+def _decode_fields_v1(value: Any, path: Path, ctx: DecodeContext) -> str:
+    from renderer.source.tojson import to_go_json
+
+    try:
+        return to_go_json(value)
+    except ValueError as exc:  # NaN/Inf inside: Go's JSON has no text for them
+        raise ctx.error(path, str(exc)) from None
+
+
+_MARSHALERS: dict[str, tuple[str, Callable[[Any, Path, DecodeContext], str]]] = {
+    QUANTITY: ('"0"', _decode_quantity),
+    TIME: ("null", _decode_time),
+    INT_OR_STRING: ("0", _decode_int_or_string),
+    FIELDS_V1: ("null", _decode_fields_v1),
+}
+
+
+class TypeTable:
+    """All compiled codecs, by Go type name, plus the roots of the binding projection."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.source: dict[str, str] = dict(raw.get("source", {}))
+        self._types: dict[str, Any] = raw["types"]
+        self._structs: dict[str, StructCodec] = {}
+        self.roots: dict[str, StructCodec] = {}
+        for role, name in raw["roots"].items():
+            self.roots[role] = self._struct(name)
+        # Filling a struct may discover more structs; loop until every one is filled.
+        filled: set[str] = set()
+        while len(filled) < len(self._structs):
+            for name, codec in list(self._structs.items()):
+                if name not in filled:
+                    filled.add(name)
+                    self._fill(codec)
+
+    def _struct(self, name: str) -> StructCodec:
+        codec = self._structs.get(name)
+        if codec is None:
+            if name not in self._types:
+                raise TableError(f"type table has no struct {name}")
+            codec = StructCodec(name)
+            self._structs[name] = codec
+        return codec
+
+    def _fill(self, codec: StructCodec) -> None:
+        fields: list[Field] = []
+        for spec in self._types[codec.name]["fields"]:
+            if spec.get("string"):
+                raise TableError(f"{codec.name}.{spec['json']}: ,string is not supported")
+            field_codec = self._codec(spec["type"])
+            if spec.get("omitzero") and not (
+                isinstance(field_codec, MarshalerCodec) and spec["type"].get("name") == TIME
+            ):
+                raise TableError(f"{codec.name}.{spec['json']}: omitzero only known for Time")
+            fields.append(
+                Field(
+                    json=spec["json"],
+                    prefix=encode_string(spec["json"]) + ":",
+                    omitempty=bool(spec.get("omitempty")),
+                    omitzero=bool(spec.get("omitzero")),
+                    codec=field_codec,
+                )
+            )
+        codec.fields = tuple(fields)
+        codec.by_name = {f.json: f for f in fields}
+
+    def _codec(self, desc: dict[str, Any]) -> Codec:
+        kind = desc["kind"]
+        if kind == "string":
+            return _STRING
+        if kind == "bool":
+            return _BOOL
+        if kind in ("int32", "int64"):
+            return _INTS[kind]
+        if kind == "ptr":
+            return PtrCodec(self._codec(desc["elem"]))
+        if kind == "slice":
+            return SliceCodec(self._codec(desc["elem"]))
+        if kind == "map":
+            if desc["key"]["kind"] != "string":
+                raise TableError(f"map key kind {desc['key']['kind']} is not supported")
+            return MapCodec(self._codec(desc["elem"]))
+        if kind == "struct":
+            name = desc.get("name", "")
+            if desc.get("marshaler"):
+                if name not in _MARSHALERS:
+                    raise TableError(f"no encoder for marshaler type {name}")
+                zero_text, decoder = _MARSHALERS[name]
+                return MarshalerCodec(zero_text, decoder)
+            return self._struct(name)
+        raise TableError(f"Go kind {kind!r} is not supported by the encoder")
+
+
+_STRING = StringCodec()
+_BOOL = BoolCodec()
+_INTS = {"int32": IntCodec("int32"), "int64": IntCodec("int64")}
+_TABLE: TypeTable | None = None
+
+
+def type_table() -> TypeTable:
+    """The compiled table, loaded from package data on first use."""
+    global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable data
+    if _TABLE is None:
+        text = resources.files("renderer").joinpath("data", TABLE_RESOURCE).read_text("utf-8")
+        _TABLE = TypeTable(json.loads(text))
+    return _TABLE

@@ -1,0 +1,122 @@
+"""The binding string `v1/<uid>/<generation>/<sha256>`: format, parse, compare.
+
+Parsing follows the operator's parseAutomaticCheckpointBinding exactly, including what it
+tolerates: the generation goes through strconv.ParseInt(s, 10, 64), so `+1` and `01` are
+generation 1 (but `1_0`, ` 1`, `0x1` and values beyond int64 are invalid), and the digest
+through hex.DecodeString, so upper-case hex is accepted and compares equal to lower-case.
+The operator's verify reports an empty value as missing before parsing; `parse_binding`
+does the same, so every caller gets that wording for "".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from renderer.errors import BindingFormatError
+
+BINDING_VERSION = "v1"
+EXPECTED_FORMAT = "v1/<uid>/<generation>/<sha256>"
+_PARSE_INT = re.compile(r"[+-]?[0-9]+")  # strconv.ParseInt base 10: optional sign, digits
+_HEX_64 = re.compile(r"[0-9a-fA-F]{64}")
+_INT64_MAX = 2**63 - 1
+
+MISSING = "automatic checkpoint binding is missing"
+UID_DIFFERS = "automatic checkpoint UID differs"
+GENERATION_DIFFERS = "automatic checkpoint generation differs"
+PROVENANCE_DIFFERS = "automatic checkpoint provenance differs"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A parsed (or computed) binding; `digest` is 64 lower-case hex."""
+
+    uid: str
+    generation: int
+    digest: str
+
+    def __str__(self) -> str:
+        return f"{BINDING_VERSION}/{self.uid}/{self.generation}/{self.digest}"
+
+
+def parse_binding(value: str) -> Binding:
+    """Parse as the operator does; BindingFormatError carries its exact message."""
+    if value == "":
+        raise BindingFormatError(MISSING)
+    parts = value.split("/")
+    if len(parts) != 4:
+        raise BindingFormatError(
+            f"automatic checkpoint binding has invalid format {go_quote(value)};"
+            f" expected {EXPECTED_FORMAT}"
+        )
+    version, uid, generation_text, digest_text = parts
+    if version != BINDING_VERSION:
+        raise BindingFormatError(
+            f"automatic checkpoint binding version {go_quote(version)} is unsupported"
+        )
+    if uid == "":
+        raise BindingFormatError("automatic checkpoint binding UID is missing")
+    generation = _parse_int64(generation_text)
+    if generation is None or generation < 1:
+        raise BindingFormatError(
+            f"automatic checkpoint binding generation {go_quote(generation_text)} is invalid"
+        )
+    if not _HEX_64.fullmatch(digest_text):
+        raise BindingFormatError(
+            f"automatic checkpoint binding SHA-256 digest {go_quote(digest_text)} is invalid"
+        )
+    return Binding(uid=uid, generation=generation, digest=digest_text.lower())
+
+
+def compare_bindings(expected: Binding, actual: Binding) -> str | None:
+    """The operator's mismatch reason for a committed binding against the computed one."""
+    if expected.uid != actual.uid:
+        return UID_DIFFERS
+    if expected.generation != actual.generation:
+        return GENERATION_DIFFERS
+    if expected.digest != actual.digest:
+        return PROVENANCE_DIFFERS
+    return None
+
+
+def _parse_int64(text: str) -> int | None:
+    if not text.isascii() or not _PARSE_INT.fullmatch(text):
+        return None
+    number = int(text)
+    if number > _INT64_MAX or number < -_INT64_MAX - 1:
+        return None
+    return number
+
+
+def go_quote(text: str) -> str:
+    """Go's %q for a string: double quotes, Go escapes, non-printable runes escaped."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch in _GO_SHORT:
+            out.append(_GO_SHORT[ch])
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\\ufffd")  # invalid UTF-8 in Go, printed as the replacement rune
+        elif ch.isprintable() or ch == " ":
+            out.append(ch)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+_GO_SHORT = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+}
