@@ -1,0 +1,172 @@
+"""`dynamo-render binding SNAPSHOT...`: compute or verify checkpoint bindings offline.
+
+Thin shell: options are parsed here, the work is `renderer.binding`. Every snapshot is
+bound before anything is printed, so a bad one means exit 2 and no partial output.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from renderer.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from renderer.binding import BoundCheckpoint
+
+EXIT_MISMATCH = 1
+CHECKPOINT_KIND = "DynamoCheckpoint"
+
+EPILOG = """\
+Examples:
+
+\b
+  # one line per checkpoint: <namespace>/<name> <binding>
+  kubectl get dynamocheckpoint checkpoint-a1b2 -n prod -o yaml > snap.yaml
+  dynamo-render binding snap.yaml
+\b
+  # every snapshot under a directory, with the exact JSON text that was hashed
+  dynamo-render binding snapshots/ --json
+\b
+  # does a committed binding still match the captured checkpoint?
+  dynamo-render binding snap.yaml --verify v1/7c9e.../1/3f1a...
+\b
+  # from stdin
+  kubectl get dynamocheckpoint -n prod -o yaml | dynamo-render binding -
+
+Exit codes: 0 bindings printed or --verify matched; 1 --verify did not match (the
+operator's reason is printed); 2 a snapshot is unreadable or cannot be bound (why, at
+file:line:column). Objects of other kinds are ignored. Warnings (an unknown field
+dropped, a checkpoint not Ready) go to stderr.
+"""
+
+
+@dataclass(frozen=True)
+class BindingArgs:
+    snapshots: tuple[str, ...]
+    as_json: bool
+    verify: str | None
+    max_bytes: int
+
+
+def bind_snapshots(paths: Sequence[str], *, max_bytes: int) -> list[BoundCheckpoint]:
+    """Every DynamoCheckpoint in `paths`, bound; InputError when there is none."""
+    from renderer.binding import bind
+    from renderer.checkpoint import is_checkpoint
+    from renderer.source import load_paths
+
+    objects = load_paths(paths, max_bytes=max_bytes, kinds={CHECKPOINT_KIND}, allow_empty=True)
+    checkpoints = [obj for obj in objects if is_checkpoint(obj)]
+    if not checkpoints:
+        raise InputError(f"no {CHECKPOINT_KIND} objects found", ", ".join(paths))
+    return [bind(obj) for obj in checkpoints]
+
+
+def _json_record(bound: BoundCheckpoint) -> dict[str, Any]:
+    cp = bound.checkpoint
+    return {
+        "namespace": cp.namespace,
+        "name": cp.name,
+        "uid": cp.uid,
+        "generation": cp.generation,
+        "checkpointID": cp.checkpoint_id,
+        "binding": bound.value,
+        "digest": bound.binding.digest,
+        "canonical": bound.canonical,
+    }
+
+
+def format_json(bound: Sequence[BoundCheckpoint]) -> str:
+    """The `--json` document: an array, one object per checkpoint, in input order."""
+    records = [_json_record(b) for b in bound]
+    return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+
+
+def format_lines(bound: Sequence[BoundCheckpoint]) -> str:
+    return "".join(f"{b.checkpoint.namespace}/{b.checkpoint.name} {b.value}\n" for b in bound)
+
+
+def _verify_target(value: str, bound: Sequence[BoundCheckpoint]) -> BoundCheckpoint:
+    """The checkpoint a binding is checked against: the only one, or the one with its UID."""
+    if len(bound) == 1:
+        return bound[0]
+    uid = value.split("/")[1] if value.count("/") == 3 else None
+    matching = [b for b in bound if b.checkpoint.uid == uid]
+    if len(matching) == 1:
+        return matching[0]
+    raise UsageError(
+        f"--verify needs one checkpoint, or one whose UID is the binding's; found {len(bound)}"
+        f" checkpoints and {len(matching)} with UID {uid!r}"
+    )
+
+
+def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
+    """(exit code, stdout text, warnings) for the parsed arguments."""
+    from renderer.binding import verify_binding
+
+    bound = bind_snapshots(args.snapshots, max_bytes=args.max_bytes)
+    warnings = [w for b in bound for w in b.warnings]
+    if args.verify is None:
+        text = format_json(bound) if args.as_json else format_lines(bound)
+        return 0, text, warnings
+    target = _verify_target(args.verify, bound)
+    label = f"{target.checkpoint.namespace}/{target.checkpoint.name}"
+    reason = verify_binding(args.verify, target)
+    if reason is None:
+        return 0, f"{label}: binding matches\n", warnings
+    return (
+        EXIT_MISMATCH,
+        f"{label}: binding does not match: {reason} (computed {target.value})\n",
+        warnings,
+    )
+
+
+@click.command(
+    "binding",
+    epilog=EPILOG,
+    short_help="Compute or verify checkpoint bindings from snapshots.",
+)
+@click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON array: namespace, name, uid, generation, checkpointID, binding,"
+    " digest and canonical (the exact text hashed).",
+)
+@click.option(
+    "--verify",
+    metavar="BINDING",
+    help="Check BINDING against the snapshot (exit 0 match, 1 mismatch with the reason).",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=16 * 1024 * 1024,
+    show_default=True,
+    help="Refuse snapshot files larger than this.",
+)
+@click.pass_context
+def command(
+    ctx: click.Context,
+    snapshots: tuple[str, ...],
+    as_json: bool,
+    verify: str | None,
+    max_bytes: int,
+) -> None:
+    """Print the binding v1/<uid>/<generation>/<sha256> of each DynamoCheckpoint in SNAPSHOT
+    (files, directories of *.yaml/*.yml, or - for stdin), computed exactly as the operator
+    computes it from the checkpoint `kubectl get dynamocheckpoint -o yaml` prints.
+    """
+    if as_json and verify is not None:
+        raise UsageError("--json and --verify cannot be combined")
+    code, text, warnings = execute(BindingArgs(snapshots, as_json, verify, max_bytes))
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(text, nl=False)
+    if code:
+        ctx.exit(code)
