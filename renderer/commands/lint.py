@@ -1,0 +1,209 @@
+"""`dynamo-render lint`: find wrong binding copies in committed manifests, and fix them.
+
+The click command only parses options into `LintArgs`; `execute(args)` does the work and
+returns the exit code (0 clean, 1 errors or files fixed, 2 usage/input via exceptions).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+import click
+
+from renderer.errors import UsageError
+from renderer.report import FORMATS
+
+if TYPE_CHECKING:
+    from renderer.source.model import SourceObject
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LintArgs:
+    paths: Sequence[str]
+    checkpoints: Sequence[str] = ()
+    dgd: str | None = None
+    format: str | None = None  # None: github under GitHub Actions, else text
+    fix: bool = False
+    strict: bool = False
+    trusted_keys: Sequence[str] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def _use_color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def default_format() -> str:
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def rules_listing() -> str:
+    from renderer.lint.rules import all_rules
+
+    rules = all_rules()
+    width = max(len(rule.id) for rule in rules)
+    return "".join(f"{r.id:<{width}}  {r.severity:<7}  {r.summary}\n" for r in rules)
+
+
+def rule_explanation(rule_id: str) -> str:
+    from renderer.lint.rules import RULE_MODULES, get_rule
+
+    if rule_id not in RULE_MODULES:
+        raise UsageError(f"no rule {rule_id!r} (see --list-rules)")
+    rule = get_rule(rule_id)
+    return f"{rule.id} ({rule.severity})\n\n{rule.doc}\n"
+
+
+def _load_dgd(path: str, max_bytes: int) -> SourceObject:
+    from renderer.source import load_paths
+
+    objects = [
+        o for o in load_paths([path], max_bytes=max_bytes) if o.kind == "DynamoGraphDeployment"
+    ]
+    if len(objects) != 1:
+        raise UsageError(
+            f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
+        )
+    return objects[0]
+
+
+def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
+    """Run lint as the command line would; returns the exit code."""
+    from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
+    from renderer.report import get_format
+    from renderer.source import load_paths
+
+    fmt = args.format or default_format()
+    if args.fix and "-" in args.paths:
+        raise UsageError("--fix cannot rewrite stdin; pass file paths")
+    objects = load_paths(
+        args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, spans=args.fix, allow_empty=True
+    )
+    checkpoints = (
+        load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
+        if args.checkpoints
+        else []
+    )
+    keys = None
+    if args.trusted_keys:
+        from renderer.trust import load_trusted_keys
+
+        keys = load_trusted_keys(args.trusted_keys)
+    dgd = _load_dgd(args.dgd, args.max_bytes) if args.dgd else None
+    options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd)
+    result = lint_objects(objects, checkpoints, options)
+    if args.fix and any(f.fixable for f in result.findings):
+        from renderer.fix import fix_findings
+
+        report = fix_findings(objects, result.findings, max_bytes=args.max_bytes)
+        if report.changed_files:
+            # lint again what is now on disk, so the report shows what is left
+            objects = load_paths(
+                args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, allow_empty=True
+            )
+            result = lint_objects(objects, checkpoints, options)
+        result.fixed = report.fixed
+        result.changed_files = report.changed_files
+        result.unfixed = report.failures
+    out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
+    for failure in result.unfixed:
+        err.write(f"dynamo-render lint: not fixed: {failure}\n")
+    if fmt == "text":
+        from renderer.report.text import summary_line
+
+        err.write(summary_line(result) + "\n")
+    if result.changed_files or result.errors or (args.strict and result.warnings):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+@click.command(
+    "lint",
+    epilog=(
+        "Exit codes: 0 clean (warnings alone pass unless --strict), 1 errors (or, with"
+        " --fix, files changed), 2 usage or input error."
+    ),
+)
+@click.argument("paths", nargs=-1, metavar="PATH...")
+@click.option(
+    "--checkpoint",
+    "checkpoints",
+    multiple=True,
+    metavar="PATH",
+    help="Captured DynamoCheckpoint snapshots (files, directories or -; repeatable).",
+)
+@click.option("--dgd", metavar="DGD_FILE", help="Also check against a fresh render of this DGD.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(list(FORMATS)),
+    default=None,
+    help="Report format [default: text; github when GITHUB_ACTIONS=true].",
+)
+@click.option("--fix", is_flag=True, help="Rewrite wrong binding copies in place.")
+@click.option("--strict", is_flag=True, help="Warnings (unverifiable bindings) fail too.")
+@click.option(
+    "--trusted-key",
+    "trusted_keys",
+    multiple=True,
+    metavar="KEY",
+    help="Use only snapshots signed by this Ed25519 public key (repeatable).",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_BYTES,
+    show_default=True,
+    help="Refuse input files larger than this.",
+)
+@click.option("--list-rules", is_flag=True, help="List the rules and exit.")
+@click.option("--explain", metavar="RULE", help="Print a rule's documentation and exit.")
+@click.pass_context
+def command(  # noqa: PLR0917 (click passes one argument per option)
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    checkpoints: tuple[str, ...],
+    dgd: str | None,
+    fmt: str | None,
+    fix: bool,
+    strict: bool,
+    trusted_keys: tuple[str, ...],
+    max_bytes: int,
+    list_rules: bool,
+    explain: str | None,
+) -> None:
+    """Check committed DCD and PodCliqueSet manifests for binding copies the operator
+    would refuse at pod admission: absent, disagreeing, replaced, stale, provenance-changed,
+    malformed or misplaced. Snapshots come from --checkpoint and from DynamoCheckpoint
+    objects among PATHs.
+    """
+    if list_rules:
+        click.echo(rules_listing(), nl=False)
+        return
+    if explain is not None:
+        click.echo(rule_explanation(explain), nl=False)
+        return
+    if not paths:
+        raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
+    args = LintArgs(
+        paths=paths,
+        checkpoints=checkpoints,
+        dgd=dgd,
+        format=fmt,
+        fix=fix,
+        strict=strict,
+        trusted_keys=trusted_keys,
+        max_bytes=max_bytes,
+    )
+    ctx.exit(execute(args, sys.stdout, sys.stderr))

@@ -1,0 +1,137 @@
+"""Work several rules share: comparing each binding copy with its checkpoint, and fixes.
+
+The four mismatch rules (malformed, replaced, stale, provenance) are one classification
+of each present copy, computed once per run and memoised in the context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from renderer.keys import BINDING_KEY
+from renderer.lint.context import LintContext
+from renderer.lint.finding import DELETE, SET, FixAction
+from renderer.lint.sites import MAP_PATH, Copy, Workload
+
+MALFORMED = "binding-malformed"
+REPLACED = "binding-replaced"
+STALE = "binding-stale"
+PROVENANCE = "binding-provenance"
+
+FIX_HINT = "run `dynamo-render lint --fix` to write the captured checkpoint's binding"
+NO_FIX_HINT = (
+    "re-render the manifest with the captured checkpoint (`dynamo-render render`), or pass"
+    " the checkpoint's snapshot with --checkpoint so --fix can write its binding"
+)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    rule: str
+    workload: Workload
+    copy: Copy
+    message: str
+
+
+def copy_fixes(ctx: LintContext, workload: Workload, copy: Copy) -> tuple[FixAction, ...]:
+    """The edit that gives `copy` its correct value, or () when that value is unknown."""
+    if copy.map_entry is not None:
+        pcs = ctx.pcs_of(copy)
+        if pcs is None:
+            return ()
+        if pcs.map.error is not None and any(
+            ctx.resolve(w).expected is None for w in pcs.workloads if w.misplaced is None
+        ):
+            return ()  # rewriting an unreadable map would drop entries we cannot verify
+        desired = ctx.desired_map(pcs)
+        current = pcs.obj.metadata.get("annotations", {}).get(MAP_PATH[-1])
+        if desired == current:
+            return ()
+        if desired is None:
+            return (FixAction(DELETE, MAP_PATH),)
+        return (FixAction(SET, MAP_PATH, desired),)
+    if workload.misplaced is not None:
+        return (FixAction(DELETE, copy.path),) if copy.value is not None else ()
+    expected = ctx.resolve(workload).expected
+    if expected is None or expected == copy.value:
+        return ()
+    return (FixAction(SET, copy.path, expected),)
+
+
+def workload_fixes(ctx: LintContext, workload: Workload) -> tuple[FixAction, ...]:
+    actions: list[FixAction] = []
+    for copy in workload.copies:
+        for action in copy_fixes(ctx, workload, copy):
+            if action not in actions:
+                actions.append(action)
+    return tuple(actions)
+
+
+def hint_for(fixes: tuple[FixAction, ...]) -> str:
+    return FIX_HINT if fixes else NO_FIX_HINT
+
+
+def _describe(copy: Copy) -> str:
+    if copy.map_entry is not None:
+        return f"checkpoint map entry for clique {copy.map_entry}"
+    return f"{copy.label} {BINDING_KEY}"
+
+
+def mismatches(ctx: LintContext) -> list[Mismatch]:
+    """Every present copy of every checked workload that would be refused, classified."""
+    cached = ctx.memo.get("mismatches")
+    if isinstance(cached, list):
+        return cached
+    found: list[Mismatch] = []
+    for workload in ctx.workloads():
+        if workload.misplaced is not None:
+            continue
+        for copy in workload.copies:
+            if copy.value is None:
+                continue
+            what = f"{workload.label}: {_describe(copy)}"
+            parsed = ctx.parse(copy.value)
+            if isinstance(parsed, str):
+                found.append(Mismatch(MALFORMED, workload, copy, f"{what}: {parsed}"))
+                continue
+            resolution = ctx.resolve(workload)
+            snap = resolution.snapshot
+            if resolution.expected is None or snap is None or snap.bound is None:
+                continue
+            want = snap.bound.binding
+            name = resolution.name
+            if parsed.uid != want.uid:
+                found.append(
+                    Mismatch(
+                        REPLACED,
+                        workload,
+                        copy,
+                        f"{what}: UID {parsed.uid} is not the UID {want.uid} of checkpoint"
+                        f" {name} (the checkpoint was deleted and re-created;"
+                        " admission: automatic checkpoint UID differs)",
+                    )
+                )
+            elif parsed.generation != want.generation:
+                found.append(
+                    Mismatch(
+                        STALE,
+                        workload,
+                        copy,
+                        f"{what}: generation {parsed.generation} is not the generation"
+                        f" {want.generation} of checkpoint {name} (admission: automatic"
+                        " checkpoint generation differs)",
+                    )
+                )
+            elif parsed.digest != want.digest:
+                found.append(
+                    Mismatch(
+                        PROVENANCE,
+                        workload,
+                        copy,
+                        f"{what}: digest {parsed.digest[:12]}... is not the digest"
+                        f" {want.digest[:12]}... of checkpoint {name}: what it was captured"
+                        " from changed (admission: automatic checkpoint provenance differs)",
+                    )
+                )
+    ctx.memo["mismatches"] = found
+    return found

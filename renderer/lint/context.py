@@ -1,0 +1,196 @@
+"""What rules see: the linted workloads, the captured snapshots, and how they match.
+
+Matching is the operator's: a workload names its checkpoint with the
+`nvidia.com/dynamo-checkpoint-name` annotation (DCD pod template, or the clique), and the
+pod webhook reads the DynamoCheckpoint of that name in the workload's namespace. Every
+expensive step (binding a snapshot, parsing a binding) runs once and is cached here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from renderer.errors import BindingFormatError, InputError
+from renderer.gojson import encode_string
+from renderer.lint.sites import (
+    MAP_PATH,
+    Copy,
+    PcsSites,
+    Workload,
+    dcd_workload,
+    iter_dcds,
+    iter_pcss,
+    pcs_sites,
+)
+from renderer.source.model import SourceObject
+
+if TYPE_CHECKING:
+    from renderer.binding import Binding, BoundCheckpoint
+
+CHECKPOINT_KIND = "DynamoCheckpoint"
+
+
+@dataclass
+class Snapshot:
+    """One captured DynamoCheckpoint: its binding, or why it has none."""
+
+    obj: SourceObject
+    bound: BoundCheckpoint | None = None
+    error: InputError | None = None  # cannot be bound (operator precondition or encoding)
+    untrusted: str | None = None  # with --trusted-key: why its file is not trusted
+    conflict: SourceObject | None = None  # another capture of the same name binds differently
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The checkpoint a workload names, and the binding it must carry (None: unverifiable)."""
+
+    name: str | None
+    snapshot: Snapshot | None
+    expected: str | None
+    reason: str | None  # why it cannot be verified, when `expected` is None
+
+
+@dataclass
+class LintContext:
+    objects: list[SourceObject]  # the linted objects (DCD, PCS, DynamoCheckpoint)
+    snapshots: list[Snapshot]
+    strict: bool = False
+    trust_checked: bool = False
+    dgd: SourceObject | None = None
+    dcds: list[Workload] = field(default_factory=list)
+    pcss: list[PcsSites] = field(default_factory=list)
+    _by_name: dict[tuple[str, str], Snapshot] = field(default_factory=dict)
+    _parsed: dict[str, Binding | str] = field(default_factory=dict)
+    _resolved: dict[int, Resolution] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict)  # for rules that share work
+
+    def __post_init__(self) -> None:
+        self.dcds = [dcd_workload(o) for o in iter_dcds(self.objects)]
+        self.pcss = [pcs_sites(o) for o in iter_pcss(self.objects)]
+        for snap in self.snapshots:
+            key = (snap.obj.namespace, snap.obj.name)
+            first = self._by_name.get(key)
+            if first is None:
+                self._by_name[key] = snap
+            elif _value(first) != _value(snap):
+                first.conflict = snap.obj
+                snap.conflict = first.obj
+
+    def workloads(self) -> Iterator[Workload]:
+        yield from self.dcds
+        for pcs in self.pcss:
+            yield from pcs.workloads
+
+    def parse(self, value: str) -> Binding | str:
+        """The parsed binding, or the operator's parse message."""
+        found = self._parsed.get(value)
+        if found is None:
+            from renderer.binding import parse_binding
+
+            try:
+                found = parse_binding(value)
+            except BindingFormatError as exc:
+                found = str(exc)
+            self._parsed[value] = found
+        return found
+
+    def resolve(self, workload: Workload) -> Resolution:
+        cached = self._resolved.get(id(workload))
+        if cached is None:
+            cached = self._resolve(workload)
+            self._resolved[id(workload)] = cached
+        return cached
+
+    def _resolve(self, workload: Workload) -> Resolution:
+        name = workload.checkpoint_name
+        if not name:
+            return Resolution(
+                name,
+                None,
+                None,
+                f"{workload.label} names no checkpoint (annotation"
+                f" {workload.checkpoint_name_path[-1]} is absent)",
+            )
+        namespace = workload.obj.namespace
+        snap = self._by_name.get((namespace, name))
+        where = f"{namespace}/{name}" if namespace else name
+        if snap is None:
+            return Resolution(
+                name,
+                None,
+                None,
+                f"no captured checkpoint {where} for {workload.label}"
+                " (pass the snapshot with --checkpoint)",
+            )
+        if snap.conflict is not None:
+            return Resolution(
+                name,
+                snap,
+                None,
+                f"checkpoint {where} is captured twice with different bindings"
+                f" ({snap.obj.where()} and {snap.conflict.where()})",
+            )
+        if snap.untrusted is not None:
+            return Resolution(
+                name, snap, None, f"checkpoint {where} is not trusted: {snap.untrusted}"
+            )
+        if snap.bound is None:
+            message = snap.error.message if snap.error is not None else "cannot be bound"
+            return Resolution(name, snap, None, f"checkpoint {where} cannot be bound: {message}")
+        return Resolution(name, snap, snap.bound.value, None)
+
+    def desired_map(self, pcs: PcsSites) -> str | None:
+        """The checkpoint map text `--fix` writes, or None when the PCS needs no map.
+
+        Entries whose binding cannot be verified keep their current value (never guessed);
+        entries for cliques that carry no binding are dropped.
+        """
+        entries: dict[str, str] = {}
+        for workload in pcs.workloads:
+            if workload.misplaced is not None or workload.clique is None:
+                continue
+            expected = self.resolve(workload).expected
+            current = pcs.map.entries.get(workload.clique)
+            if expected is not None:
+                entries[workload.clique] = expected
+            elif current is not None:
+                entries[workload.clique] = current
+        if not entries:
+            return None
+        body = ",".join(
+            f"{encode_string(k)}:{encode_string(v)}" for k, v in sorted(entries.items())
+        )
+        return "{" + body + "}"
+
+    def pcs_of(self, copy: Copy) -> PcsSites | None:
+        if copy.path != MAP_PATH:
+            return None
+        return next((p for p in self.pcss if p.obj is copy.obj), None)
+
+
+def _value(snap: Snapshot) -> str | None:
+    return snap.bound.value if snap.bound is not None else None
+
+
+def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
+    """Bind every DynamoCheckpoint once; an unbindable one keeps its error for the rules."""
+    from renderer.binding import bind
+    from renderer.checkpoint import is_checkpoint
+
+    snapshots: list[Snapshot] = []
+    seen: set[tuple[str, int, int | None]] = set()
+    for obj in objects:
+        if not is_checkpoint(obj):
+            continue
+        identity = (obj.file, obj.doc_index, obj.item_index)
+        if identity in seen:
+            continue
+        seen.add(identity)
+        try:
+            snapshots.append(Snapshot(obj, bound=bind(obj)))
+        except InputError as exc:
+            snapshots.append(Snapshot(obj, error=exc))
+    return snapshots

@@ -1,0 +1,75 @@
+"""A checkpointed workload lacks one of its binding copies.
+
+The operator's pod webhook denies a restore pod whose binding is missing
+(`automatic checkpoint binding is missing`). A DCD of a checkpointed worker carries the
+binding twice: `metadata.annotations` and its pod template annotations
+(v1beta1 `spec.podTemplate.metadata.annotations`, v1alpha1
+`spec.extraPodMetadata.annotations`). A PodCliqueSet carries it on every engine clique
+(`spec.template.cliques[i].annotations`) and in its checkpoint map
+(`metadata.annotations["nvidia.com/dynamo-checkpoint-bindings"]`). A DCD or clique counts
+as checkpointed when it carries the restore-candidate annotations or any binding copy.
+The finding points at the nearest existing parent key.
+
+Bad (the pod template copy is missing):
+
+    metadata:
+      annotations:
+        nvidia.com/dynamo-checkpoint-binding: v1/7c9e.../1/e48e...
+    spec:
+      podTemplate:
+        metadata:
+          annotations:
+            nvidia.com/dynamo-checkpoint-restore-candidate: "true"
+            nvidia.com/dynamo-checkpoint-name: checkpoint-9f1e2d3c4b5a6978
+
+Fixed (`--fix` writes the captured checkpoint's binding):
+
+    spec:
+      podTemplate:
+        metadata:
+          annotations:
+            nvidia.com/dynamo-checkpoint-binding: v1/7c9e.../1/e48e...
+            nvidia.com/dynamo-checkpoint-restore-candidate: "true"
+            nvidia.com/dynamo-checkpoint-name: checkpoint-9f1e2d3c4b5a6978
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
+from renderer.lint.checks import copy_fixes, hint_for
+from renderer.lint.context import LintContext
+from renderer.lint.finding import ERROR, Finding, finding_at
+
+ID = "binding-absent"
+SEVERITY = ERROR
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    for workload in ctx.workloads():
+        if not workload.checkpointed or workload.misplaced is not None:
+            continue
+        for copy in workload.copies:
+            if copy.value is not None:
+                continue
+            if copy.map_entry is not None:
+                pcs = ctx.pcs_of(copy)
+                if pcs is not None and pcs.map.error is not None:
+                    continue  # an unreadable map is binding-malformed, not absent
+                message = (
+                    f"{workload.label}: the checkpoint map {BINDINGS_MAP_KEY} has no entry"
+                    f" for clique {copy.map_entry}"
+                )
+            else:
+                message = f"{workload.label}: the {copy.label} {BINDING_KEY} is missing"
+            fixes = copy_fixes(ctx, workload, copy)
+            yield finding_at(
+                copy.obj,
+                copy.path,
+                rule=ID,
+                severity=SEVERITY,
+                message=message,
+                hint=hint_for(fixes),
+                fixes=fixes,
+            )

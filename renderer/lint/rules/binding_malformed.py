@@ -1,0 +1,52 @@
+"""A binding (or the PCS checkpoint map) does not parse.
+
+Reported with the operator's own parse message, for example
+`automatic checkpoint binding has invalid format "v1/abc"; expected
+v1/<uid>/<generation>/<sha256>` or `automatic checkpoint binding generation "0" is
+invalid`. The PodCliqueSet map `nvidia.com/dynamo-checkpoint-bindings` must be a JSON
+object of clique name to binding string. Needs no snapshot: a malformed binding is
+refused whatever the checkpoint.
+
+Bad:
+
+    nvidia.com/dynamo-checkpoint-binding: v1/7c9e6679-7425-40de-944b-e07fc1f90ae7/0/e48e
+
+Fixed (`--fix` writes the captured checkpoint's binding, when the snapshot is given):
+
+    nvidia.com/dynamo-checkpoint-binding: v1/7c9e6679-7425-40de-944b-e07fc1f90ae7/1/e48eb2e4...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from renderer.keys import BINDINGS_MAP_KEY
+from renderer.lint.checks import MALFORMED, copy_fixes, hint_for
+from renderer.lint.context import LintContext
+from renderer.lint.finding import ERROR, Finding, finding_at
+from renderer.lint.rules._mismatch import check_mismatches
+from renderer.lint.sites import MAP_PATH
+
+ID = MALFORMED
+SEVERITY = ERROR
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    yield from check_mismatches(ctx, ID, SEVERITY)
+    for pcs in ctx.pcss:
+        if pcs.map.error is None:
+            continue
+        # any engine clique's map copy gives the same whole-map fix
+        fixes = next(
+            (copy_fixes(ctx, w, w.copies[1]) for w in pcs.workloads if w.misplaced is None),
+            (),
+        )
+        yield finding_at(
+            pcs.obj,
+            MAP_PATH,
+            rule=ID,
+            severity=SEVERITY,
+            message=f"PCS {pcs.obj.namespace}/{pcs.obj.name}: {pcs.map.error}",
+            hint=hint_for(fixes) if fixes else f"write {BINDINGS_MAP_KEY} as compact JSON",
+            fixes=fixes,
+        )

@@ -1,0 +1,88 @@
+"""A captured checkpoint snapshot that cannot be bound (or should not be trusted as-is).
+
+Errors, with the operator's wording, in its order: `automatic checkpoint UID is missing`,
+`automatic checkpoint generation is missing`, `automatic checkpoint provenance is invalid:
+checkpoint NAME is not marked automatic` (annotation `nvidia.com/dynamo-auto-checkpoint`
+must be exactly "true"), `... ID label is missing` (label
+`nvidia.com/snapshot-checkpoint-id`); a value the encoder cannot reproduce exactly as Go
+would; or two captures of the same checkpoint with different bindings. Warnings: what the
+binding engine warns about, such as `status.phase` not `Ready` (the operator restores only
+from Ready checkpoints) or unknown fields it drops.
+
+Bad:
+
+    kind: DynamoCheckpoint
+    metadata:
+      name: checkpoint-9f1e2d3c4b5a6978
+      uid: ""
+
+Fixed: capture the live object with `kubectl get dynamocheckpoint NAME -o yaml`, which
+carries the server-set `uid` and `generation`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+
+from renderer.lint.context import LintContext
+from renderer.lint.finding import ERROR, WARNING, Finding, finding_at
+
+ID = "checkpoint-invalid"
+SEVERITY = ERROR
+_LOCATED = re.compile(r"\A.*?:(\d+):(\d+): (.*)\Z", re.DOTALL)
+_HINT = "capture the snapshot again with `kubectl get dynamocheckpoint NAME -o yaml`"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    for snap in ctx.snapshots:
+        obj = snap.obj
+        label = f"checkpoint {obj.namespace}/{obj.name}" if obj.namespace else obj.name
+        if snap.error is not None:
+            error = snap.error
+            finding = finding_at(
+                obj,
+                ("metadata", "name"),
+                rule=ID,
+                severity=SEVERITY,
+                message=f"{label} cannot be bound: {error.message}",
+                hint=_HINT,
+            )
+            if error.line is not None and error.file == obj.file:
+                finding = replace(finding, line=error.line, column=error.column or 1)
+            yield finding
+            continue
+        if snap.conflict is not None and (snap.conflict.file, snap.conflict.doc_index) < (
+            obj.file,
+            obj.doc_index,
+        ):
+            yield finding_at(
+                obj,
+                ("metadata", "uid"),
+                rule=ID,
+                severity=SEVERITY,
+                message=(
+                    f"{label} is captured again with a different binding than at"
+                    f" {snap.conflict.where()}"
+                ),
+                hint="keep one capture of each checkpoint",
+            )
+        if snap.bound is None:
+            continue
+        for warning in snap.bound.warnings:
+            # the engine's warnings may start with `file:line:column: `; use it as the place
+            located = _LOCATED.match(warning)
+            own = located is not None and warning.startswith(obj.file)
+            text = located.group(3) if located is not None and own else warning
+            finding = finding_at(
+                obj,
+                ("status", "phase") if "status.phase" in text else ("metadata", "name"),
+                rule=ID,
+                severity=WARNING,
+                message=f"{label}: {text}",
+                hint=_HINT,
+            )
+            if located is not None and text is not warning:
+                finding = replace(finding, line=int(located.group(1)), column=int(located.group(2)))
+            yield finding

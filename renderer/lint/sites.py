@@ -1,0 +1,266 @@
+"""Where bindings live in committed manifests: DCD copies, PCS engine cliques, the PCS map.
+
+A *workload* is one thing the operator's pod webhook checks: a DCD (two copies: metadata
+and pod template) or one PodCliqueSet clique (two copies: the clique's annotation and its
+entry in the PCS checkpoint map). Nothing here knows about checkpoints; `context` matches
+workloads to snapshots.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from renderer.keys import (
+    BINDING_KEY,
+    BINDINGS_MAP_KEY,
+    CHECKPOINT_NAME_KEY,
+    COMPONENT_LABEL,
+    COMPONENT_TYPE_LABEL,
+    RESTORE_CANDIDATE_KEY,
+)
+from renderer.source.model import Path, SourceObject
+
+DCD_KIND = "DynamoComponentDeployment"
+PCS_KIND = "PodCliqueSet"
+WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
+
+METADATA_ANNOTATIONS: Path = ("metadata", "annotations")
+MAP_PATH: Path = (*METADATA_ANNOTATIONS, BINDINGS_MAP_KEY)
+# `<component>-gms-<rank>`: the GPU memory service cliques of an inter-pod GMS component.
+_GMS_CLIQUE = re.compile(r"\A(?P<component>.+)-gms-(?P<rank>0|[1-9][0-9]*)\Z")
+_MULTINODE_SUFFIXES = ("-ldr", "-wkr")
+
+
+@dataclass
+class Copy:
+    """One place a binding is (or should be): `value` None when the key is absent."""
+
+    obj: SourceObject
+    path: Path  # path of the binding value (for a map entry: the map annotation)
+    value: str | None
+    label: str  # for messages: "metadata annotation", "checkpoint map entry", ...
+    map_entry: str | None = None  # clique name when this copy is a PCS map entry
+
+
+@dataclass
+class Workload:
+    """A DCD or a PCS clique that the pod webhook checks against one checkpoint."""
+
+    obj: SourceObject
+    label: str  # "DCD prod/llama-decode" or "clique decode of PCS prod/llama"
+    component: str
+    checkpointed: bool  # restore-candidate annotations or any binding copy
+    checkpoint_name: str | None
+    checkpoint_name_path: Path
+    copies: list[Copy]
+    misplaced: str | None = None  # why it must carry no binding at all
+    clique: str | None = None
+
+
+@dataclass
+class MapState:
+    """The PCS checkpoint map annotation: parsed entries, or why it does not parse."""
+
+    obj: SourceObject
+    present: bool
+    entries: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+
+
+@dataclass
+class PcsSites:
+    obj: SourceObject
+    workloads: list[Workload]  # engine cliques (and non-engine cliques carrying a binding)
+    gms_copies: list[Copy]  # bindings found on GMS cliques (always misplaced)
+    map: MapState
+    clique_names: set[str]
+
+
+def _mapping(data: Any, path: Path) -> Mapping[str, Any]:
+    node = data
+    for part in path:
+        if isinstance(node, dict) and isinstance(part, str):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return {}
+    return node if isinstance(node, dict) else {}
+
+
+def _str_or_none(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def dcd_template_annotations(obj: SourceObject) -> Path:
+    """Pod template annotations: v1beta1 `spec.podTemplate.metadata.annotations`, v1alpha1
+    `spec.extraPodMetadata.annotations`."""
+    if obj.api_version.endswith("/v1beta1"):
+        return ("spec", "podTemplate", "metadata", "annotations")
+    return ("spec", "extraPodMetadata", "annotations")
+
+
+def _component_type(obj: SourceObject, labels: Mapping[str, Any]) -> str | None:
+    spec = obj.data.get("spec")
+    if isinstance(spec, dict):
+        for key in ("componentType", "type"):
+            value = spec.get(key)
+            if isinstance(value, str) and value:
+                return value
+    value = labels.get(COMPONENT_TYPE_LABEL)
+    return value if isinstance(value, str) and value else None
+
+
+def _restore_candidate(annotations: Mapping[str, Any]) -> bool:
+    return RESTORE_CANDIDATE_KEY in annotations or CHECKPOINT_NAME_KEY in annotations
+
+
+def _not_worker(kind_label: str, component_type: str | None) -> str | None:
+    if component_type is None or component_type.lower() in WORKER_TYPES:
+        return None
+    return (
+        f"{kind_label} is of component type {component_type!r}; only worker, prefill and"
+        " decode components are checkpointed"
+    )
+
+
+def dcd_workload(obj: SourceObject) -> Workload:
+    template_path = dcd_template_annotations(obj)
+    meta = _mapping(obj.data, METADATA_ANNOTATIONS)
+    template = _mapping(obj.data, template_path)
+    labels = _mapping(obj.data, ("metadata", "labels"))
+    copies = [
+        Copy(
+            obj,
+            (*METADATA_ANNOTATIONS, BINDING_KEY),
+            _str_or_none(meta.get(BINDING_KEY)),
+            "metadata annotation",
+        ),
+        Copy(
+            obj,
+            (*template_path, BINDING_KEY),
+            _str_or_none(template.get(BINDING_KEY)),
+            "pod template annotation",
+        ),
+    ]
+    has_binding = any(c.value is not None for c in copies)
+    name = template.get(CHECKPOINT_NAME_KEY)
+    label = f"DCD {obj.namespace}/{obj.name}"
+    component = labels.get(COMPONENT_LABEL)
+    return Workload(
+        obj=obj,
+        label=label,
+        component=component if isinstance(component, str) else "",
+        checkpointed=_restore_candidate(template) or has_binding,
+        checkpoint_name=name if isinstance(name, str) else None,
+        checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
+        copies=copies,
+        misplaced=_not_worker(label, _component_type(obj, labels)) if has_binding else None,
+    )
+
+
+def clique_component(name: str) -> tuple[str, bool]:
+    """(component, is_gms) of a clique name: `c`, `c-ldr`, `c-wkr` or `c-gms-<rank>`."""
+    gms = _GMS_CLIQUE.match(name)
+    if gms is not None:
+        return gms.group("component"), True
+    for suffix in _MULTINODE_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)], False
+    return name, False
+
+
+def _read_map(obj: SourceObject) -> MapState:
+    annotations = _mapping(obj.data, METADATA_ANNOTATIONS)
+    if BINDINGS_MAP_KEY not in annotations:
+        return MapState(obj, present=False)
+    raw = annotations[BINDINGS_MAP_KEY]
+    problem = f"{BINDINGS_MAP_KEY} must be a JSON object of clique name to binding string"
+    if not isinstance(raw, str):
+        return MapState(obj, present=True, error=problem)
+    try:
+        parsed = json.loads(raw)
+    except ValueError as exc:
+        return MapState(obj, present=True, error=f"{problem} ({exc})")
+    if not isinstance(parsed, dict) or not all(isinstance(v, str) for v in parsed.values()):
+        return MapState(obj, present=True, error=problem)
+    return MapState(obj, present=True, entries=parsed)
+
+
+def pcs_sites(obj: SourceObject) -> PcsSites:
+    cliques_path: Path = ("spec", "template", "cliques")
+    node = obj.data.get("spec")
+    cliques: Any = None
+    if isinstance(node, dict) and isinstance(node.get("template"), dict):
+        cliques = node["template"].get("cliques")
+    cliques = cliques if isinstance(cliques, list) else []
+    state = _read_map(obj)
+    # First pass: which components are checkpointed (any engine clique says so, or the map).
+    parsed: list[tuple[int, str, str, bool, Mapping[str, Any], Mapping[str, Any]]] = []
+    checkpointed: set[str] = set()
+    for index, clique in enumerate(cliques):
+        if not isinstance(clique, dict) or not isinstance(clique.get("name"), str):
+            continue
+        name = clique["name"]
+        component, is_gms = clique_component(name)
+        annotations = _mapping(clique, ("annotations",))
+        labels = _mapping(clique, ("labels",))
+        parsed.append((index, name, component, is_gms, annotations, labels))
+        if not is_gms and (
+            _restore_candidate(annotations) or BINDING_KEY in annotations or name in state.entries
+        ):
+            checkpointed.add(component)
+    pcs_label = f"PCS {obj.namespace}/{obj.name}"
+    workloads: list[Workload] = []
+    gms_copies: list[Copy] = []
+    for index, name, component, is_gms, annotations, labels in parsed:
+        base: Path = (*cliques_path, index, "annotations")
+        clique_copy = Copy(
+            obj, (*base, BINDING_KEY), _str_or_none(annotations.get(BINDING_KEY)), "binding"
+        )
+        if is_gms:
+            if clique_copy.value is not None:
+                gms_copies.append(clique_copy)
+            continue
+        if component not in checkpointed:
+            continue
+        label = f"clique {name} of {pcs_label}"
+        map_copy = Copy(
+            obj, MAP_PATH, state.entries.get(name), "checkpoint map entry", map_entry=name
+        )
+        checkpoint_name = annotations.get(CHECKPOINT_NAME_KEY)
+        has_binding = clique_copy.value is not None or name in state.entries
+        clique_type = labels.get(COMPONENT_TYPE_LABEL)
+        workloads.append(
+            Workload(
+                obj=obj,
+                label=label,
+                component=component,
+                checkpointed=True,
+                checkpoint_name=checkpoint_name if isinstance(checkpoint_name, str) else None,
+                checkpoint_name_path=(*base, CHECKPOINT_NAME_KEY),
+                copies=[clique_copy, map_copy],
+                misplaced=(
+                    _not_worker(label, clique_type if isinstance(clique_type, str) else None)
+                    if has_binding
+                    else None
+                ),
+                clique=name,
+            )
+        )
+    names = {entry[1] for entry in parsed}
+    return PcsSites(obj, workloads, gms_copies, state, names)
+
+
+def iter_dcds(objects: list[SourceObject]) -> Iterator[SourceObject]:
+    return (o for o in objects if o.kind == DCD_KIND and o.api_version.startswith("nvidia.com/"))
+
+
+def iter_pcss(objects: list[SourceObject]) -> Iterator[SourceObject]:
+    return (o for o in objects if o.kind == PCS_KIND and o.api_version.startswith("grove.io/"))

@@ -1,0 +1,20 @@
+"""`{"version": 1, "findings": [...], "summary": {...}}` (fields: docs/lint.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from renderer.lint.engine import LintResult
+
+VERSION = 1
+
+
+def render(result: LintResult, *, color: bool = False) -> str:
+    document = {
+        "version": VERSION,
+        "findings": [f.to_json() for f in result.findings],
+        "summary": result.summary(),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,98 @@
+"""SARIF 2.1.0: one run, the rule catalogue from the rule docstrings, results with regions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from renderer.lint.engine import LintResult
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/ai-dynamo/dynamo"
+_LEVELS = {"error": "error", "warning": "warning"}
+
+
+def _uri(file: str) -> str:
+    """A relative URI reference for a path as given (SARIF wants forward slashes)."""
+    if file.startswith("<") and file.endswith(">"):
+        return quote(file.strip("<>"))
+    return quote(PurePath(file).as_posix())
+
+
+def _rules() -> list[dict[str, Any]]:
+    from renderer.lint.rules import all_rules
+
+    return [
+        {
+            "id": rule.id,
+            "name": "".join(part.capitalize() for part in rule.id.split("-")),
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.summary},
+            "help": {"text": rule.doc},
+            "defaultConfiguration": {"level": _LEVELS[rule.severity]},
+        }
+        for rule in all_rules()
+    ]
+
+
+def render(result: LintResult, *, color: bool = False) -> str:
+    from renderer import __version__
+
+    rules = _rules()
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    results = []
+    for f in result.findings:
+        results.append(
+            {
+                "ruleId": f.rule,
+                "ruleIndex": index[f.rule],
+                "level": _LEVELS[f.severity],
+                "message": {"text": f"{f.message}. Fix: {f.hint}"},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": _uri(f.file)},
+                            "region": {"startLine": f.line, "startColumn": f.column},
+                        },
+                        "logicalLocations": [
+                            {
+                                "name": f.name,
+                                "fullyQualifiedName": "/".join(
+                                    p for p in (f.kind, f.namespace, f.name) if p
+                                ),
+                                "kind": "object",
+                            }
+                        ],
+                    }
+                ],
+                "properties": {
+                    "docIndex": f.doc_index,
+                    "kind": f.kind,
+                    "namespace": f.namespace,
+                    "name": f.name,
+                    "fixable": f.fixable,
+                },
+            }
+        )
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "dynamo-render",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

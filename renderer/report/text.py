@@ -1,0 +1,42 @@
+"""`path:line:column: severity [rule] message`, one finding a line, plus a summary line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from renderer.lint.engine import LintResult
+
+_COLORS = {"error": "\033[31m", "warning": "\033[33m"}
+_DIM = "\033[2m"
+_RESET = "\033[0m"
+
+
+def render(result: LintResult, *, color: bool = False) -> str:
+    lines = []
+    for f in result.findings:
+        severity = f"{_COLORS[f.severity]}{f.severity}{_RESET}" if color else f.severity
+        rule = f"{_DIM}[{f.rule}]{_RESET}" if color else f"[{f.rule}]"
+        lines.append(f"{f.file}:{f.line}:{f.column}: {severity} {rule} {f.message}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def summary_line(result: LintResult) -> str:
+    """One line for stderr: counts, and what --fix did."""
+    parts = [
+        _plural(result.errors, "error"),
+        _plural(result.warnings, "warning"),
+        f"in {_plural(len(result.files), 'file')} ({_plural(result.objects, 'object')})",
+    ]
+    text = ", ".join(parts[:2]) + " " + parts[2]
+    fixable = sum(1 for f in result.findings if f.fixable)
+    if result.changed_files:
+        text += f"; fixed {_plural(result.fixed, 'finding')} in"
+        text += f" {_plural(len(result.changed_files), 'file')}"
+    elif fixable:
+        text += f"; {fixable} fixable with --fix"
+    return f"dynamo-render lint: {text}"
