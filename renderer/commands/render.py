@@ -1,0 +1,262 @@
+"""`dynamo-render render`: a DGD plus captured checkpoints to DCD or Grove manifests.
+
+The click command only parses options into `RenderArgs`; `execute(args)` does the work
+and returns an `Outcome` (exit code, stdout text, warnings, files to write), so the
+behaviour is testable without click. Files are written last, atomically, and only
+when their bytes change.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from renderer.errors import UsageError
+
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+EXIT_OK = 0
+EXIT_CHANGED = 1  # --check: the output directory is not up to date
+
+
+@dataclass(frozen=True)
+class RenderArgs:
+    """Everything the command line says (paths as given)."""
+
+    dgd_file: str
+    checkpoints: tuple[str, ...] = ()
+    target: str | None = None
+    output_dir: str | None = None
+    check: bool = False
+    trusted_keys: tuple[str, ...] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+@dataclass
+class Outcome:
+    """What the command does: print `stdout`, warn on stderr, write `files`, exit."""
+
+    exit_code: int
+    stdout: str = ""
+    warnings: list[str] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content), changed only
+
+
+def _load_inputs(args: RenderArgs) -> tuple[object, list[object]]:
+    from renderer.source import load_paths
+
+    dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes)
+    dgds = [o for o in dgd_objects if o.kind == "DynamoGraphDeployment"]
+    if len(dgds) != 1:
+        found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
+        raise UsageError(
+            f"{args.dgd_file}: expected exactly one DynamoGraphDeployment, found "
+            f"{len(dgds)} (objects: {found})"
+        )
+    checkpoints = (
+        load_paths(list(args.checkpoints), max_bytes=args.max_bytes) if args.checkpoints else []
+    )
+    return dgds[0], list(checkpoints)
+
+
+def _check_trust(args: RenderArgs, checkpoints: list[object], matched_files: set[str]) -> None:
+    """Every matched snapshot file must be signed by a trusted key (when keys are given)."""
+    if not args.trusted_keys:
+        return
+    from renderer.errors import InputError
+    from renderer.trust import check_trust_by_file, load_trusted_keys
+
+    keys = load_trusted_keys(list(args.trusted_keys))
+    verdicts = check_trust_by_file(checkpoints, keys)  # type: ignore[arg-type]
+    for file in sorted(matched_files):
+        reason = verdicts.get(file)
+        if reason is not None:
+            raise InputError(f"untrusted checkpoint snapshot: {reason}", file)
+
+
+def render_documents(args: RenderArgs) -> tuple[list[tuple[str, dict[str, object]]], list[str]]:
+    """Load, render and trust-check: (source name, object) pairs and warnings."""
+    from renderer.render import render
+    from renderer.source.model import SourceObject
+
+    dgd, checkpoints = _load_inputs(args)
+    assert isinstance(dgd, SourceObject)
+    snapshot_objects = [c for c in checkpoints if isinstance(c, SourceObject)]
+    result = render(dgd, snapshot_objects, target=args.target)
+    _check_trust(args, checkpoints, set(result.checkpoint_files))
+    return [(args.dgd_file, obj) for obj in result.objects], result.warnings
+
+
+def _read_existing(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise UsageError(f"cannot write {path}: a directory is in the way") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def planned_files(
+    documents: list[tuple[str, dict[str, object]]], output_dir: str
+) -> list[tuple[str, bytes, bool]]:
+    """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
+    from renderer.render.names import UnsafeNameError, output_file_name
+    from renderer.yamlout import dump_object, source_comment
+
+    planned: list[tuple[str, bytes, bool]] = []
+    seen: set[str] = set()
+    for source, obj in documents:
+        metadata = obj.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, dict) else None
+        try:
+            file_name = output_file_name(str(obj.get("kind", "")), str(name or ""))
+        except UnsafeNameError as exc:
+            raise UsageError(str(exc)) from None
+        if file_name in seen:
+            raise UsageError(f"two rendered objects would both be written to {file_name}")
+        seen.add(file_name)
+        path = Path(output_dir) / file_name
+        content = (source_comment(source) + dump_object(obj)).encode("utf-8")
+        planned.append((str(path), content, _read_existing(path) != content))
+    return planned
+
+
+def execute(args: RenderArgs) -> Outcome:
+    """Run the command's logic; raises DynamoRenderError (exit 2) on any bad input."""
+    if args.check and args.output_dir is None:
+        raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
+    documents, warnings = render_documents(args)
+    if args.output_dir is None:
+        from renderer.yamlout import dump_stream
+
+        return Outcome(EXIT_OK, dump_stream(documents), warnings)
+    out = Path(args.output_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"-o {args.output_dir}: not a directory")
+    planned = planned_files(documents, args.output_dir)
+    changed = [(path, content) for path, content, is_changed in planned if is_changed]
+    if args.check:
+        listing = "".join(f"would write {path}\n" for path, _ in changed)
+        return Outcome(EXIT_CHANGED if changed else EXIT_OK, listing, warnings)
+    return Outcome(EXIT_OK, "", warnings, changed)
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write `path` in one step: a dot-prefixed temp file beside it, then os.replace.
+
+    A reader, a crash or SIGKILL sees the old file or the new one, never half of one;
+    the temp name ends in `.tmp`, so the YAML loader never picks a stray one up.
+    """
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(target)  # atomic rename (os.replace)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def apply(outcome: Outcome, output_dir: str | None) -> None:
+    """Perform an outcome's side effects: warnings, files, stdout."""
+    for warning in outcome.warnings:
+        click.echo(f"dynamo-render: warning: {warning}", err=True)
+    if outcome.files and output_dir is not None:
+        Path(output_dir).mkdir(parents=True, exist_ok=True)
+        for path, content in outcome.files:
+            write_atomic(path, content)
+    if outcome.stdout:
+        click.echo(outcome.stdout, nl=False)
+
+
+@click.command(
+    "render",
+    short_help="Render a DGD into DCD or Grove manifests, bound to checkpoints.",
+    epilog=(
+        "Target: --target defaults to grove when the DGD has the annotation "
+        'nvidia.com/enable-grove: "true" (the switch the operator itself reads to pick the '
+        "Grove path), else dcd.\n\n"
+        "Output order: DCDs in component order, or the one PodCliqueSet. "
+        "Exit codes: 0 rendered (or --check: up to date), 1 --check: files would change, "
+        "2 usage or input error (nothing is printed or written)."
+    ),
+)
+@click.argument("dgd_file", metavar="DGD_FILE")
+@click.option(
+    "--checkpoint",
+    "checkpoints",
+    multiple=True,
+    metavar="PATH",
+    help="Captured DynamoCheckpoint snapshot file or directory (repeatable).",
+)
+@click.option(
+    "--target",
+    type=click.Choice(["dcd", "grove"]),
+    default=None,
+    help="dcd: one DynamoComponentDeployment per component; grove: one PodCliqueSet.",
+)
+@click.option(
+    "-o",
+    "--output-dir",
+    metavar="DIR",
+    default=None,
+    help="Write one file per object, <kind>-<name>.yaml, instead of stdout.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="With -o: write nothing; exit 1 and list the files that would change.",
+)
+@click.option(
+    "--trusted-key",
+    "trusted_keys",
+    multiple=True,
+    metavar="KEY",
+    help="Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one.",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_BYTES,
+    show_default=True,
+    help="Refuse input files larger than this.",
+)
+@click.pass_context
+def command(  # noqa: PLR0917  (click passes one argument per option)
+    ctx: click.Context,
+    dgd_file: str,
+    checkpoints: tuple[str, ...],
+    target: str | None,
+    output_dir: str | None,
+    check: bool,
+    trusted_keys: tuple[str, ...],
+    max_bytes: int,
+) -> None:
+    """Render DGD_FILE (and the snapshots its checkpointed components restore from) into
+    the manifests the Dynamo operator would create, with the checkpoint binding stamped
+    everywhere the operator stamps it.
+
+    Output: one YAML stream on stdout, each document preceded by `# Source: DGD_FILE`,
+    `---` between documents; or, with -o DIR, one file per object, written atomically,
+    only when its content changes.
+    """
+    args = RenderArgs(dgd_file, checkpoints, target, output_dir, check, trusted_keys, max_bytes)
+    outcome = execute(args)
+    apply(outcome, output_dir)
+    if outcome.exit_code:
+        ctx.exit(outcome.exit_code)

@@ -1,0 +1,91 @@
+"""Render a DGD and its captured checkpoints into the objects the operator would create.
+
+Public surface:
+
+- `render(dgd, checkpoints, *, target=None) -> RenderResult`: `target` is "dcd",
+  "grove", or None for the default rule: "grove" when the DGD has the annotation
+  `nvidia.com/enable-grove: "true"` (the operator's own switch), else "dcd".
+- `RenderResult(objects, warnings, target, checkpoint_files)`: objects in output order
+  (DCDs in component order, or the one PodCliqueSet), plain JSON-like dicts built in the order
+  apiVersion, kind, metadata, spec.
+- `TARGETS`: the valid targets.
+
+Raises InputError / BindingError (file:line:column) on bad input; nothing partial.
+Pure: no I/O, and importing it loads neither jsonschema nor cryptography.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from renderer.errors import InputError
+from renderer.source.model import SourceObject
+
+TARGETS = ("dcd", "grove")
+
+__all__ = ["TARGETS", "RenderResult", "default_target", "render"]
+
+
+@dataclass
+class RenderResult:
+    """The rendered objects in output order, and warnings for stderr."""
+
+    objects: list[dict[str, Any]]
+    warnings: list[str] = field(default_factory=list)
+    target: str = ""
+    # Files of the snapshots some component matched (for --trusted-key checks).
+    checkpoint_files: tuple[str, ...] = ()
+
+
+def default_target(dgd: SourceObject) -> str:
+    """ "grove" when the DGD opts into Grove like the operator reads it, else "dcd"."""
+    from renderer.model import normalise
+
+    return "grove" if normalise(dgd).grove_enabled else "dcd"
+
+
+def render(
+    dgd: SourceObject, checkpoints: Sequence[SourceObject], *, target: str | None = None
+) -> RenderResult:
+    """Render `dgd` bound to the matching `checkpoints` (see the module docstring)."""
+    from renderer.model import normalise
+    from renderer.model.pod import backend_framework
+    from renderer.render.match import match_checkpoints
+    from renderer.render.names import UnsafeNameError
+    from renderer.render.validate import validate_input, validate_output
+
+    if target is not None and target not in TARGETS:
+        raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
+    validate_input(dgd)
+    graph = normalise(dgd)
+    chosen = target or ("grove" if graph.grove_enabled else "dcd")
+    matches, warnings = match_checkpoints(graph, checkpoints)
+    backend = backend_framework(graph)
+    try:
+        if chosen == "grove":
+            from renderer.render.grove import render_pcs
+
+            objects = [render_pcs(graph, matches, backend)]
+        else:
+            from renderer.render.dcd import render_dcds
+
+            objects = render_dcds(graph, matches, backend)
+            for component in graph.components:
+                if component.is_worker and component.name not in matches:
+                    warnings.append(
+                        f"{dgd.where(component.path)}: component {component.name!r}: worker hash "
+                        "unknown without a captured checkpoint; its DCD is named without the "
+                        "hash suffix the operator appends"
+                    )
+    except UnsafeNameError as exc:
+        component_path = next(
+            (c.path for c in graph.components if c.name == exc.component), ("metadata", "name")
+        )
+        mark = dgd.mark(component_path)
+        raise InputError(str(exc), dgd.file, mark.line, mark.column) from None
+    for obj in objects:
+        validate_output(obj, chosen)
+    files = tuple(sorted({m.checkpoint.source.file for m in matches.values()}))
+    return RenderResult(objects, warnings, chosen, files)

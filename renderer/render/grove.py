@@ -1,0 +1,230 @@
+"""DGD -> one Grove PodCliqueSet (domain.md section 6), bindings per section 4.
+
+Cliques come in component order. Each component expands into roles the way the
+operator expands them:
+
+- single node: one clique `<c>` (replicas = component replicas, default 1);
+- multinode (nodeCount N > 1): `<c>-ldr` (1) and `<c>-wkr` (N-1) in a scaling group `<c>`;
+- inter-pod GMS, single node: `<c>-gms-0` then `<c>`, in a scaling group `<c>`;
+- inter-pod GMS, multinode: per rank r, `<c>-gms-<r>` then the engine clique of that
+  rank (`<c>-ldr` for rank 0, `<c>-wkr-<r>` after), each 1 replica, in a scaling group.
+
+Engine cliques are the non-GMS cliques. Of a checkpointed component, each carries the
+binding and the restore-candidate annotations, and the PCS carries the map
+`nvidia.com/dynamo-checkpoint-bindings` (engine clique name -> binding). GMS cliques and
+other components' cliques carry none of these.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from renderer.keys import (
+    BINDING_KEY,
+    BINDINGS_MAP_KEY,
+    COMPONENT_LABEL,
+    COMPONENT_TYPE_LABEL,
+    DGD_NAME_LABEL,
+    DYNAMO_NAMESPACE_LABEL,
+    SELECTOR_LABEL,
+    WORKER_HASH_LABEL,
+)
+from renderer.model import Component, Graph
+from renderer.model.pod import grove_pod_spec, pod_annotations, pod_labels
+from renderer.render.dcd import sorted_map
+from renderer.render.match import Match, restore_annotations
+from renderer.render.names import CliqueBudget, pcs_name
+
+PCS_API_VERSION = "grove.io/v1alpha1"
+PCS_KIND = "PodCliqueSet"
+# The operator's default Grove termination delay (its configuration can change it).
+DEFAULT_TERMINATION_DELAY = "15m0s"
+ANY_ORDER = "CliqueStartupTypeAnyOrder"
+EXPLICIT = "CliqueStartupTypeExplicit"
+
+MAIN, LEADER, WORKER, GMS = "main", "leader", "worker", "gms"
+
+
+@dataclass(frozen=True)
+class Role:
+    """One clique a component expands into."""
+
+    name: str  # the clique name (lower-cased)
+    kind: str  # main | leader | worker | gms
+    replicas: int
+    rank: int = 0
+
+    @property
+    def engine(self) -> bool:
+        return self.kind != GMS
+
+
+def uses_scaling_group(component: Component) -> bool:
+    return component.multinode or component.inter_pod_gms
+
+
+def expand_roles(component: Component) -> list[Role]:
+    """The cliques of one component, in the operator's order."""
+    c = component.lower_name
+    nodes = component.node_count
+    if component.multinode and component.inter_pod_gms:
+        roles: list[Role] = []
+        for rank in range(nodes):
+            roles.append(Role(f"{c}-gms-{rank}", GMS, 1, rank))
+            engine = (
+                Role(f"{c}-ldr", LEADER, 1, 0)
+                if rank == 0
+                else Role(f"{c}-wkr-{rank}", WORKER, 1, rank)
+            )
+            roles.append(engine)
+        return roles
+    if component.multinode:
+        return [Role(f"{c}-ldr", LEADER, 1), Role(f"{c}-wkr", WORKER, nodes - 1)]
+    if component.inter_pod_gms:
+        return [Role(f"{c}-gms-0", GMS, 1), Role(c, MAIN, 1)]
+    replicas = component.replicas if component.replicas is not None else 1
+    return [Role(c, MAIN, replicas)]
+
+
+def clique_budgets(graph: Graph) -> list[CliqueBudget]:
+    return [
+        CliqueBudget(
+            component.name,
+            component.lower_name if uses_scaling_group(component) else "",
+            tuple(role.name for role in expand_roles(component)),
+        )
+        for component in graph.components
+    ]
+
+
+def _starts_after(component: Component, role: Role, roles: list[Role], backend: str) -> list[str]:
+    """Explicit startup order: engines after their rank's GMS; TRT-LLM leaders after workers."""
+    after: list[str] = []
+    if component.inter_pod_gms and role.engine:
+        after += [r.name for r in roles if r.kind == GMS and r.rank == role.rank]
+    if backend == "trtllm" and component.multinode and role.kind == LEADER:
+        after += [r.name for r in roles if r.kind == WORKER]
+    return after
+
+
+def _labels(graph: Graph, component: Component, worker_hash: str) -> dict[str, str]:
+    system = {
+        DGD_NAME_LABEL: graph.name,
+        DYNAMO_NAMESPACE_LABEL: graph.dynamo_namespace(component),
+    }
+    if component.type:
+        system[COMPONENT_TYPE_LABEL] = component.type
+    if component.is_worker and worker_hash:
+        system[WORKER_HASH_LABEL] = worker_hash
+    base = {
+        SELECTOR_LABEL: f"{graph.name}-{component.lower_name}",
+        COMPONENT_LABEL: component.name,
+        **system,
+    }
+    # DGD labels under the component's, the component's over the base; system labels last.
+    return sorted_map({**base, **graph.labels, **pod_labels(graph, component), **system})
+
+
+def _min_available(component: Component, role: Role) -> int:
+    if component.multinode:
+        return role.replicas
+    if uses_scaling_group(component):
+        return 1
+    return component.min_available if component.min_available is not None else 1
+
+
+def _cliques(
+    graph: Graph, component: Component, match: Match | None, backend: str
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The component's cliques and its entries of the PCS binding map."""
+    roles = expand_roles(component)
+    worker_hash = match.checkpoint.worker_hash if match is not None else ""
+    labels = _labels(graph, component, worker_hash)
+    annotations = {**graph.annotations, **pod_annotations(graph, component)}
+    pod_spec = grove_pod_spec(graph, component)
+    gated = match is not None and match.gated
+    cliques: list[dict[str, Any]] = []
+    bindings: dict[str, str] = {}
+    for role in roles:
+        clique_annotations = dict(annotations)
+        if match is not None and role.engine:
+            clique_annotations.update(restore_annotations(match))
+            clique_annotations[BINDING_KEY] = match.binding
+            bindings[role.name] = match.binding
+        spec: dict[str, Any] = {
+            "roleName": role.name,
+            "replicas": 0 if gated and role.engine else role.replicas,
+            "minAvailable": _min_available(component, role),
+        }
+        after = _starts_after(component, role, roles, backend)
+        if after:
+            spec["startsAfter"] = after
+        spec["podSpec"] = copy.deepcopy(pod_spec)
+        clique: dict[str, Any] = {"name": role.name, "labels": dict(labels)}
+        if clique_annotations:
+            clique["annotations"] = sorted_map(clique_annotations)
+        clique["spec"] = spec
+        cliques.append(clique)
+    return cliques, bindings
+
+
+def _scaling_group(component: Component, match: Match | None) -> dict[str, Any]:
+    gated = match is not None and match.gated
+    replicas = component.replicas if component.replicas is not None else 1
+    return {
+        "name": component.lower_name,
+        "cliqueNames": [role.name for role in expand_roles(component)],
+        "replicas": 0 if gated else replicas,
+        "minAvailable": 1,
+    }
+
+
+def render_pcs(
+    graph: Graph,
+    matches: dict[str, Match],
+    backend: str,
+    *,
+    termination_delay: str = DEFAULT_TERMINATION_DELAY,
+) -> dict[str, Any]:
+    """The PodCliqueSet the operator creates for the DGD (raises UnsafeNameError on budget)."""
+    name = pcs_name(graph.name, clique_budgets(graph))
+    cliques: list[dict[str, Any]] = []
+    groups: list[dict[str, Any]] = []
+    bindings: dict[str, str] = {}
+    for component in graph.components:
+        match = matches.get(component.name)
+        component_cliques, component_bindings = _cliques(graph, component, match, backend)
+        cliques += component_cliques
+        bindings.update(component_bindings)
+        if uses_scaling_group(component):
+            groups.append(_scaling_group(component, match))
+    annotations = dict(graph.annotations)
+    if bindings:
+        annotations[BINDINGS_MAP_KEY] = json.dumps(bindings, sort_keys=True, separators=(",", ":"))
+    metadata: dict[str, Any] = {
+        "name": name,
+        "namespace": graph.namespace,
+        "labels": sorted_map({**graph.labels, DGD_NAME_LABEL: graph.name}),
+    }
+    if annotations:
+        metadata["annotations"] = sorted_map(annotations)
+    explicit = any("startsAfter" in clique["spec"] for clique in cliques)
+    template: dict[str, Any] = {
+        "cliqueStartupType": EXPLICIT if explicit else ANY_ORDER,
+        "cliques": cliques,
+        "headlessServiceConfig": {"publishNotReadyAddresses": True},
+    }
+    if groups:
+        template["podCliqueScalingGroups"] = groups
+    if graph.priority_class_name:
+        template["priorityClassName"] = graph.priority_class_name
+    template["terminationDelay"] = termination_delay
+    return {
+        "apiVersion": PCS_API_VERSION,
+        "kind": PCS_KIND,
+        "metadata": metadata,
+        "spec": {"replicas": 1, "template": template},
+    }
