@@ -25,6 +25,7 @@ from renderer.binding.value import (
     UID_DIFFERS,
     Binding,
     compare_bindings,
+    go_quote,
     parse_binding,
 )
 from renderer.checkpoint import (
@@ -46,6 +47,7 @@ __all__ = [
     "verify_binding",
 ]
 
+NONCANONICAL = "automatic checkpoint binding is not in canonical form (the operator accepts it):"
 _KIND_OF_REASON = {
     UID_DIFFERS: "replaced",
     GENERATION_DIFFERS: "stale",
@@ -88,11 +90,12 @@ def bind(obj: SourceObject) -> BoundCheckpoint:
     except InputError as exc:  # a field of the wrong type: no binding can come from it
         raise BindingError(exc.message, exc.file, exc.line, exc.column) from None
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    if not cp.ready:
+    # A snapshot without a phase (hand-written, or saved before the first status update)
+    # is not warned about; `Checkpoint.ready` is still False for it.
+    if cp.phase and not cp.ready:
         mark = obj.mark(("status", "phase"))
-        phase = cp.phase or "not set"
         warnings.append(
-            f"{obj.file}:{mark.line}:{mark.column}: status.phase is {phase}, not Ready"
+            f"{obj.file}:{mark.line}:{mark.column}: status.phase is {cp.phase}, not Ready"
             " (the operator restores only from a Ready checkpoint)"
         )
     return BoundCheckpoint(
@@ -109,19 +112,32 @@ def canonical_projection(obj: SourceObject) -> str:
 
 
 def verify_binding(value: str, bound: BoundCheckpoint) -> str | None:
-    """None when `value` is the binding of `bound`; else the operator's reason."""
+    """None when `value` is exactly the binding of `bound`; else the operator's reason.
+
+    A value the operator would also accept but that is not spelled as it writes it
+    (`+1` or `01` generation, upper-case hex) is reported too: it is not what the operator
+    or this tool produced, so something else edited it.
+    """
     try:
         expected = parse_binding(value)
     except BindingFormatError as exc:
         return str(exc)
-    return compare_bindings(expected, bound.binding)
+    reason = compare_bindings(expected, bound.binding)
+    if reason is None and value != bound.value:
+        return f"{NONCANONICAL} {go_quote(value)}; expected {go_quote(bound.value)}"
+    return reason
 
 
 def mismatch_kind(value: str, bound: BoundCheckpoint) -> str | None:
-    """Lint's classification: malformed, replaced, stale or provenance (None when equal)."""
+    """Lint's classification: malformed, replaced, stale or provenance (None when equal).
+
+    A non-canonical spelling (see verify_binding) counts as malformed.
+    """
     try:
         expected = parse_binding(value)
     except BindingFormatError:
         return "malformed"
     reason = compare_bindings(expected, bound.binding)
-    return None if reason is None else _KIND_OF_REASON[reason]
+    if reason is None:
+        return None if value == bound.value else "malformed"
+    return _KIND_OF_REASON[reason]

@@ -59,7 +59,9 @@ def bind_snapshots(paths: Sequence[str], *, max_bytes: int) -> list[BoundCheckpo
     from renderer.checkpoint import is_checkpoint
     from renderer.source import load_paths
 
-    objects = load_paths(paths, max_bytes=max_bytes, kinds={CHECKPOINT_KIND}, allow_empty=True)
+    # Every document is parsed, not only checkpoints: a snapshot file with a malformed or
+    # hostile document in it is reported, never half-read.
+    objects = load_paths(paths, max_bytes=max_bytes, allow_empty=True)
     checkpoints = [obj for obj in objects if is_checkpoint(obj)]
     if not checkpoints:
         raise InputError(f"no {CHECKPOINT_KIND} objects found", ", ".join(paths))
