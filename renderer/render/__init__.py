@@ -53,7 +53,7 @@ def render(
     from renderer.model import normalise
     from renderer.model.pod import backend_framework
     from renderer.render.match import match_checkpoints
-    from renderer.render.names import UnsafeNameError
+    from renderer.render.names import UnsafeNameError, check_label_values
     from renderer.render.validate import validate_input, validate_output
 
     if target is not None and target not in TARGETS:
@@ -79,6 +79,8 @@ def render(
                         "unknown without a captured checkpoint; its DCD is named without the "
                         "hash suffix the operator appends"
                     )
+        for obj in objects:
+            check_label_values(obj)
     except UnsafeNameError as exc:
         component_path = next(
             (c.path for c in graph.components if c.name == exc.component), ("metadata", "name")

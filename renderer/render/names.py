@@ -98,3 +98,34 @@ def output_file_name(kind: str, name: str) -> str:
     ):
         raise UnsafeNameError(f"refusing to write {kind} {name!r}: not a safe file name")
     return file_name
+
+
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\Z")
+MAX_LABEL_VALUE = 63
+
+
+def check_label_values(obj: object, path: str = "") -> None:
+    """Every `labels` map in a rendered object holds valid label values (else UnsafeNameError).
+
+    Long DGD and component names can push the operator's derived labels (the selector
+    `<dgd>-<component>`, the Dynamo namespace `<ns>-<dgd>`) past 63 characters; the API
+    server would reject the object, so refuse to render it.
+    """
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key == "labels" and isinstance(value, dict):
+                for label, text in value.items():
+                    if isinstance(text, str) and (
+                        len(text) > MAX_LABEL_VALUE or not _LABEL_VALUE.match(text)
+                    ):
+                        raise UnsafeNameError(
+                            f"label {label} = {text!r} ({len(text)} characters) is not a valid "
+                            f"Kubernetes label value (at most {MAX_LABEL_VALUE} characters, "
+                            "alphanumeric at both ends); shorten the DGD or component name"
+                        )
+            else:
+                check_label_values(value, where)
+    elif isinstance(obj, list):
+        for index, item in enumerate(obj):
+            check_label_values(item, f"{path}[{index}]")

@@ -1,0 +1,185 @@
+"""The DCD path: one DCD per component, names, labels, spec copy, and the two binding copies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render_support import (
+    BASELINE,
+    EXAMPLES,
+    FAILED_PHASE,
+    FRONTEND_BETA,
+    MINIMAL,
+    V1ALPHA1_TWO_CHECKPOINTED,
+    WORKER_HASH,
+    decode_beta,
+    dgd,
+    expected_binding,
+    load,
+    v1beta1_dgd,
+)
+from syrupy.assertion import SnapshotAssertion
+
+from renderer.keys import (
+    BINDING_KEY,
+    CHECKPOINT_NAME_KEY,
+    COMPONENT_LABEL,
+    DGD_NAME_LABEL,
+    DYNAMO_NAMESPACE_LABEL,
+    RESTORE_CANDIDATE_KEY,
+    TARGET_CONTAINERS_KEY,
+    WORKER_HASH_LABEL,
+)
+from renderer.render import render
+from renderer.source import load_paths
+from renderer.yamlout import dump_stream
+
+RESTORE_KEYS = {BINDING_KEY, RESTORE_CANDIDATE_KEY, CHECKPOINT_NAME_KEY, TARGET_CONTAINERS_KEY}
+
+
+def _dcds(text: str, *snapshots: Any) -> dict[str, dict[str, Any]]:
+    objects = [o for path in snapshots for o in load(path)]
+    result = render(dgd(text), objects, target="dcd")
+    assert {o["kind"] for o in result.objects} == {"DynamoComponentDeployment"}
+    return {o["metadata"]["name"]: o for o in result.objects}
+
+
+def _pod_metadata(dcd: dict[str, Any]) -> dict[str, Any]:
+    spec = dcd["spec"]
+    if dcd["apiVersion"] == "nvidia.com/v1alpha1":
+        return spec.get("extraPodMetadata", {})  # type: ignore[no-any-return]
+    return spec.get("podTemplate", {}).get("metadata", {})  # type: ignore[no-any-return]
+
+
+def _all_keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _all_keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _all_keys(v)}
+    return set()
+
+
+def _assert_two_copies(dcd: dict[str, Any], binding: str, checkpoint_name: str) -> None:
+    assert dcd["metadata"]["annotations"][BINDING_KEY] == binding
+    pod = _pod_metadata(dcd)["annotations"]
+    assert pod[BINDING_KEY] == binding
+    assert pod[RESTORE_CANDIDATE_KEY] == "true"
+    assert pod[CHECKPOINT_NAME_KEY] == checkpoint_name
+    assert pod[TARGET_CONTAINERS_KEY] == "main"
+
+
+def test_example_dcds_carry_both_copies() -> None:
+    snapshots = load_paths([str(EXAMPLES / "snapshots")])
+    binding = expected_binding("02-worker-baseline")
+    for version in ("v1alpha1", "v1beta1"):
+        source = load(EXAMPLES / f"llama-disagg-{version}" / "dgd.yaml")[0]
+        objects = render(source, snapshots, target="dcd").objects
+        by_name = {o["metadata"]["name"]: o for o in objects}
+        assert list(by_name) == [
+            "llama-disagg-frontend",
+            "llama-disagg-vllmprefillworker",
+            f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
+        ]
+        assert {o["apiVersion"] for o in objects} == {f"nvidia.com/{version}"}
+        _assert_two_copies(
+            by_name[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"], binding,
+            "checkpoint-9f1e2d3c4b5a6978",
+        )
+        for name in ("llama-disagg-frontend", "llama-disagg-vllmprefillworker"):
+            assert not RESTORE_KEYS & _all_keys(by_name[name]), (version, name)
+
+
+def test_two_checkpointed_components(snapshot: SnapshotAssertion) -> None:
+    dcds = _dcds(V1ALPHA1_TWO_CHECKPOINTED, BASELINE, MINIMAL)
+    assert list(dcds) == [
+        "llama-disagg-frontend",
+        # vector 01 has no worker-hash label: no suffix, no hash label
+        "llama-disagg-vllmprefillworker",
+        f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
+    ]
+    _assert_two_copies(dcds["llama-disagg-vllmprefillworker"], expected_binding("01-minimal"),
+                       "checkpoint-a1b2c3d4")
+    _assert_two_copies(dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"],
+                       expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978")
+    assert WORKER_HASH_LABEL not in dcds["llama-disagg-vllmprefillworker"]["metadata"]["labels"]
+    assert not RESTORE_KEYS & _all_keys(dcds["llama-disagg-frontend"])
+    objects = render(dgd(V1ALPHA1_TWO_CHECKPOINTED), load(BASELINE) + load(MINIMAL),
+                     target="dcd").objects
+    assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot
+
+
+def test_v1alpha1_extras_and_labels() -> None:
+    dcd = _dcds(V1ALPHA1_TWO_CHECKPOINTED, BASELINE, MINIMAL)[
+        f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"
+    ]
+    three = {
+        COMPONENT_LABEL: "VllmDecodeWorker",
+        DYNAMO_NAMESPACE_LABEL: "dynamo-prod-llama-disagg",
+        DGD_NAME_LABEL: "llama-disagg",
+    }
+    assert dcd["metadata"]["labels"] == {**three, WORKER_HASH_LABEL: WORKER_HASH}
+    assert dcd["spec"]["serviceName"] == "VllmDecodeWorker"
+    assert dcd["spec"]["dynamoNamespace"] == "dynamo-prod-llama-disagg"
+    assert dcd["spec"]["labels"] == three
+    assert dcd["spec"]["backendFramework"] == "vllm"  # detected from `python3 -m dynamo.vllm`
+    assert dcd["spec"]["extraPodMetadata"]["labels"] == {WORKER_HASH_LABEL: WORKER_HASH}
+    assert dcd["metadata"]["namespace"] == "dynamo-prod"
+
+
+def test_wait_for_checkpoint_not_ready_scales_dcd_to_zero(snapshot: SnapshotAssertion) -> None:
+    text = v1beta1_dgd(
+        FRONTEND_BETA + decode_beta(checkpoint="          startupPolicy: WaitForCheckpoint\n")
+    )
+    dcds = _dcds(text, FAILED_PHASE)
+    worker = dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]
+    assert worker["spec"]["replicas"] == 0
+    # The candidate metadata stays: the pods restore once the gate opens.
+    _assert_two_copies(worker, expected_binding("04-same-as-02-metadata-status-identity"),
+                       "checkpoint-9f1e2d3c4b5a6978")
+    assert dcds["llama-disagg-frontend"]["spec"]["replicas"] == 1
+    assert _dcds(text, BASELINE)[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]["spec"][
+        "replicas"
+    ] == 2
+    objects = render(dgd(text), load(FAILED_PHASE), target="dcd").objects
+    assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot
+
+
+def test_dgd_metadata_merges_under_the_components_own() -> None:
+    component = decode_beta().replace(
+        "      podTemplate:\n",
+        "      podTemplate:\n        metadata:\n          labels:\n            team: decode\n"
+        "          annotations:\n            example.com/owner: decode-team\n",
+    )
+    text = v1beta1_dgd(
+        component,
+        extra_spec=(
+            "  labels:\n    team: ml\n    tier: gold\n"
+            "  annotations:\n    example.com/owner: platform\n"
+            "  env:\n    - name: DYN_LOG\n      value: info\n    - name: A_FIRST\n      value: x\n"
+        ),
+    )
+    dcd = _dcds(text, BASELINE)[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]
+    pod = dcd["spec"]["podTemplate"]["metadata"]
+    assert pod["labels"] == {"team": "decode", "tier": "gold", WORKER_HASH_LABEL: WORKER_HASH}
+    assert pod["annotations"]["example.com/owner"] == "decode-team"
+    # DCD metadata labels: the pod template labels as written plus the operator's.
+    assert dcd["metadata"]["labels"]["team"] == "decode"
+    assert "tier" not in dcd["metadata"]["labels"]
+    main = dcd["spec"]["podTemplate"]["spec"]["containers"][0]
+    assert [e["name"] for e in main["env"]] == ["A_FIRST", "DYN_LOG"]  # merged, sorted by name
+
+
+def test_multinode_and_gms_dcd_is_a_spec_copy(snapshot: SnapshotAssertion) -> None:
+    text = v1beta1_dgd(
+        decode_beta(
+            extra="      multinode:\n        nodeCount: 2\n",
+            experimental="        gpuMemoryService:\n          mode: InterPod\n",
+        )
+    )
+    dcds = _dcds(text, BASELINE)
+    worker = dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]
+    assert worker["spec"]["multinode"] == {"nodeCount": 2}
+    assert worker["spec"]["experimental"]["gpuMemoryService"] == {"mode": "InterPod"}
+    _assert_two_copies(worker, expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978")
+    objects = render(dgd(text), load(BASELINE), target="dcd").objects
+    assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot
