@@ -9,7 +9,8 @@ Public surface:
   object with no file behind it (rendered output); violations are located by rendering it to
   YAML and reading that back, so line and column refer to the rendered document.
 - `schemas_from_crd(crd_objects) -> dict[(apiVersion, kind), schema]`: draft 2020-12 schemas
-  from the served versions of CustomResourceDefinitions (`--crd FILE`).
+  from the served versions of CustomResourceDefinitions; `load_crd_schemas(paths, *,
+  max_bytes)` reads the files first (`--crd FILE`).
 - `bundled_schema(api_version, kind)`, `BUNDLED`: the schemas shipped in `schemas/`.
 - `Violation`, `violations_error(violations)` (one `InputError` for the CLI, exit 2).
 
@@ -18,7 +19,7 @@ jsonschema is slow to import, so it is imported only when a validation actually 
 
 from renderer.schema.bundled import BUNDLED, SchemaKey, bundled_schema
 from renderer.schema.check import validate, validate_data, violations_error
-from renderer.schema.crd import schemas_from_crd
+from renderer.schema.crd import load_crd_schemas, schemas_from_crd
 from renderer.schema.violation import Violation, json_path
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Violation",
     "bundled_schema",
     "json_path",
+    "load_crd_schemas",
     "schemas_from_crd",
     "validate",
     "validate_data",

@@ -26,26 +26,31 @@ _COMPILED: dict[int, tuple[dict[str, Any], Any]] = {}
 _MAX_FALLBACK = 200
 
 
-def _schema_for(key: SchemaKey, extra: Schemas | None) -> tuple[dict[str, Any], str] | None:
+def _schema_for(key: SchemaKey, extra: Schemas | None) -> tuple[dict[str, Any], str, bool] | None:
+    """(schema, title, bundled) for an apiVersion and kind, or None."""
     if extra and key in extra:
         schema = extra[key]
         title = schema.get("title")
-        return schema, title if isinstance(title, str) else f"schema for {key[1]} {key[0]}"
+        name = title if isinstance(title, str) else f"schema for {key[1]} {key[0]}"
+        return schema, name, False
     found = bundled_schema(*key)
-    return None if found is None else (found, BUNDLED[key])
+    return None if found is None else (found, BUNDLED[key], True)
 
 
-def _compiled(schema: dict[str, Any], title: str) -> Any:
+def _compiled(schema: dict[str, Any], title: str, *, trusted: bool) -> Any:
     entry = _COMPILED.get(id(schema))
     if entry is not None and entry[0] is schema:
         return entry[1]
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        raise InputError(f"{title} is not a valid JSON Schema: {exc.message}") from None
+    # The bundled schemas are checked by the test suite; checking them again would double
+    # the first validation's cost for every lint run.
+    if not trusted:
+        try:
+            Draft202012Validator.check_schema(schema)
+        except SchemaError as exc:
+            raise InputError(f"{title} is not a valid JSON Schema: {exc.message}") from None
     validator = Draft202012Validator(schema)
     _COMPILED[id(schema)] = (schema, validator)
     return validator
@@ -110,8 +115,8 @@ def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list
     chosen = _schema_for((obj.api_version, obj.kind), extra_schemas)
     if chosen is None:
         return []
-    schema, title = chosen
-    errors = _compiled(schema, title).iter_errors(obj.data)
+    schema, title, bundled = chosen
+    errors = _compiled(schema, title, trusted=bundled).iter_errors(obj.data)
 
     def locate(path: Path, key: bool) -> Mark:
         return obj.mark(path, key=key)
@@ -137,8 +142,8 @@ def validate_data(
     chosen = _schema_for((api_version, kind), extra_schemas)
     if chosen is None:
         return []
-    schema, title = chosen
-    errors = list(_compiled(schema, title).iter_errors(data))
+    schema, title, bundled = chosen
+    errors = list(_compiled(schema, title, trusted=bundled).iter_errors(data))
     if not errors:
         return []
     from renderer.source import load_bytes

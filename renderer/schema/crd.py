@@ -165,3 +165,12 @@ def schemas_from_crd(crd_objects: Sequence[SourceObject]) -> dict[SchemaKey, dic
     for obj in crd_objects:
         schemas.update(_crd_schemas(obj))
     return schemas
+
+
+def load_crd_schemas(
+    paths: Sequence[str], *, max_bytes: int = 16 * 1024 * 1024
+) -> dict[SchemaKey, dict[str, Any]]:
+    """`--crd FILE...`: read the CRD files (YAML, one or more documents) and convert them."""
+    from renderer.source import load_paths
+
+    return schemas_from_crd(load_paths(list(paths), max_bytes=max_bytes))

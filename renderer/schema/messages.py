@@ -82,6 +82,8 @@ def describe(validator: str, expected: Any, instance: Any, schema: dict[str, Any
         return "must not be empty" if expected == 1 else f"must have at least {expected} items"
     if validator == "maxItems":
         return f"must have at most {expected} items; got {len(instance)}"
+    if validator == "not" and isinstance(expected, dict) and "pattern" in expected:
+        return f"{excerpt(instance)} must not match {expected['pattern']}"
     if validator == "uniqueItems":
         return "items must be unique"
     return None
