@@ -54,8 +54,9 @@ def dgd(text: str, name: str = "dgd.yaml") -> SourceObject:
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1"
 
 
-def v1beta1_dgd(components: str, *, name: str = "llama-disagg", extra_spec: str = "",
-                annotations: str = "") -> str:
+def v1beta1_dgd(
+    components: str, *, name: str = "llama-disagg", extra_spec: str = "", annotations: str = ""
+) -> str:
     """A v1beta1 DGD; `components` is the YAML list under spec.components (4-space items)."""
     meta = f"  annotations:\n{annotations}" if annotations else ""
     return (
@@ -77,9 +78,16 @@ FRONTEND_BETA = f"""\
 """
 
 
-def decode_beta(*, extra: str = "", checkpoint: str = "", experimental: str = "",
-                name: str = "VllmDecodeWorker", component_type: str = "decode", replicas: int = 2,
-                command: str = "dynamo.vllm") -> str:
+def decode_beta(
+    *,
+    extra: str = "",
+    checkpoint: str = "",
+    experimental: str = "",
+    name: str = "VllmDecodeWorker",
+    component_type: str = "decode",
+    replicas: int = 2,
+    command: str = "dynamo.vllm",
+) -> str:
     """A checkpoint-enabled v1beta1 worker.
 
     `extra`: lines at component level (6 spaces); `checkpoint`: lines under

@@ -82,7 +82,8 @@ def test_example_dcds_carry_both_copies() -> None:
         ]
         assert {o["apiVersion"] for o in objects} == {f"nvidia.com/{version}"}
         _assert_two_copies(
-            by_name[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"], binding,
+            by_name[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"],
+            binding,
             "checkpoint-9f1e2d3c4b5a6978",
         )
         for name in ("llama-disagg-frontend", "llama-disagg-vllmprefillworker"):
@@ -97,14 +98,21 @@ def test_two_checkpointed_components(snapshot: SnapshotAssertion) -> None:
         "llama-disagg-vllmprefillworker",
         f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
     ]
-    _assert_two_copies(dcds["llama-disagg-vllmprefillworker"], expected_binding("01-minimal"),
-                       "checkpoint-a1b2c3d4")
-    _assert_two_copies(dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"],
-                       expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978")
+    _assert_two_copies(
+        dcds["llama-disagg-vllmprefillworker"],
+        expected_binding("01-minimal"),
+        "checkpoint-a1b2c3d4",
+    )
+    _assert_two_copies(
+        dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"],
+        expected_binding("02-worker-baseline"),
+        "checkpoint-9f1e2d3c4b5a6978",
+    )
     assert WORKER_HASH_LABEL not in dcds["llama-disagg-vllmprefillworker"]["metadata"]["labels"]
     assert not RESTORE_KEYS & _all_keys(dcds["llama-disagg-frontend"])
-    objects = render(dgd(V1ALPHA1_TWO_CHECKPOINTED), load(BASELINE) + load(MINIMAL),
-                     target="dcd").objects
+    objects = render(
+        dgd(V1ALPHA1_TWO_CHECKPOINTED), load(BASELINE) + load(MINIMAL), target="dcd"
+    ).objects
     assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot
 
 
@@ -134,12 +142,16 @@ def test_wait_for_checkpoint_not_ready_scales_dcd_to_zero(snapshot: SnapshotAsse
     worker = dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]
     assert worker["spec"]["replicas"] == 0
     # The candidate metadata stays: the pods restore once the gate opens.
-    _assert_two_copies(worker, expected_binding("04-same-as-02-metadata-status-identity"),
-                       "checkpoint-9f1e2d3c4b5a6978")
+    _assert_two_copies(
+        worker,
+        expected_binding("04-same-as-02-metadata-status-identity"),
+        "checkpoint-9f1e2d3c4b5a6978",
+    )
     assert dcds["llama-disagg-frontend"]["spec"]["replicas"] == 1
-    assert _dcds(text, BASELINE)[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]["spec"][
-        "replicas"
-    ] == 2
+    assert (
+        _dcds(text, BASELINE)[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]["spec"]["replicas"]
+        == 2
+    )
     objects = render(dgd(text), load(FAILED_PHASE), target="dcd").objects
     assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot
 
@@ -180,6 +192,8 @@ def test_multinode_and_gms_dcd_is_a_spec_copy(snapshot: SnapshotAssertion) -> No
     worker = dcds[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]
     assert worker["spec"]["multinode"] == {"nodeCount": 2}
     assert worker["spec"]["experimental"]["gpuMemoryService"] == {"mode": "InterPod"}
-    _assert_two_copies(worker, expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978")
+    _assert_two_copies(
+        worker, expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978"
+    )
     objects = render(dgd(text), load(BASELINE), target="dcd").objects
     assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot

@@ -44,7 +44,9 @@ def _pcs(text: str, *snapshots: Any) -> dict[str, Any]:
 
 def _stream(text: str, *snapshots: Any) -> str:
     objects = [o for path in snapshots for o in load(path)]
-    return dump_stream([("dgd.yaml", o) for o in render(dgd(text), objects, target="grove").objects])
+    return dump_stream(
+        [("dgd.yaml", o) for o in render(dgd(text), objects, target="grove").objects]
+    )
 
 
 def _cliques(pcs: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -51,7 +51,7 @@ def _where(obj: SourceObject) -> str:
 
 def _files(objects: Sequence[SourceObject]) -> str:
     files = sorted({o.file for o in objects})
-    return ", ".join(files) if files else "no --checkpoint files given"
+    return f"searched {', '.join(files)}" if files else "no --checkpoint given"
 
 
 def _component_error(graph: Graph, component: Component, message: str) -> InputError:
@@ -146,7 +146,7 @@ def match_checkpoints(
             raise _component_error(
                 graph,
                 component,
-                f"no captured checkpoint found ({_describe_search(graph, component)}; searched "
+                f"no captured checkpoint found ({_describe_search(graph, component)}; "
                 f"{_files(objects)}); pass its snapshot with --checkpoint",
             )
         if len(candidates) > 1:
@@ -160,8 +160,14 @@ def match_checkpoints(
         checkpoint = candidates[0]
         used.add(id(checkpoint))
         bound = _bind(graph, component, checkpoint)
-        for warning in bound.warnings:
-            warnings.append(f"{_where(checkpoint.source)}: checkpoint {checkpoint.name}: {warning}")
+        warnings.extend(bound.warnings)  # already located (file:line:column)
+        if not checkpoint.phase:
+            # The engine stays quiet about a missing phase; for a restore it matters.
+            warnings.append(
+                f"{_where(checkpoint.source)}: component {component.name!r}: checkpoint "
+                f"{checkpoint.name} has no status.phase, so it is not Ready (the operator "
+                "restores only from a Ready checkpoint)"
+            )
         matches[component.name] = Match(component, checkpoint, bound)
     for checkpoint in checkpoints:
         if id(checkpoint) not in used:
