@@ -90,6 +90,17 @@ def test_example_dcds_carry_both_copies() -> None:
             assert not RESTORE_KEYS & _all_keys(by_name[name]), (version, name)
 
 
+def test_copies_equal_the_engines_binding() -> None:
+    from renderer.binding import bind
+
+    dcd = _dcds(V1ALPHA1_TWO_CHECKPOINTED, BASELINE, MINIMAL)[
+        f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"
+    ]
+    value = bind(load(BASELINE)[0]).value
+    assert dcd["metadata"]["annotations"][BINDING_KEY] == value
+    assert _pod_metadata(dcd)["annotations"][BINDING_KEY] == value
+
+
 def test_two_checkpointed_components(snapshot: SnapshotAssertion) -> None:
     dcds = _dcds(V1ALPHA1_TWO_CHECKPOINTED, BASELINE, MINIMAL)
     assert list(dcds) == [

@@ -12,10 +12,16 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from renderer.errors import UsageError
+
+if TYPE_CHECKING:
+    from renderer.source.model import SourceObject
+
+Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 EXIT_OK = 0
@@ -45,7 +51,7 @@ class Outcome:
     files: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content), changed only
 
 
-def _load_inputs(args: RenderArgs) -> tuple[object, list[object]]:
+def _load_inputs(args: RenderArgs) -> tuple[SourceObject, list[SourceObject]]:
     from renderer.source import load_paths
 
     dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes)
@@ -62,7 +68,9 @@ def _load_inputs(args: RenderArgs) -> tuple[object, list[object]]:
     return dgds[0], list(checkpoints)
 
 
-def _check_trust(args: RenderArgs, checkpoints: list[object], matched_files: set[str]) -> None:
+def _check_trust(
+    args: RenderArgs, checkpoints: list[SourceObject], matched_files: set[str]
+) -> None:
     """Every matched snapshot file must be signed by a trusted key (when keys are given)."""
     if not args.trusted_keys:
         return
@@ -70,22 +78,19 @@ def _check_trust(args: RenderArgs, checkpoints: list[object], matched_files: set
     from renderer.trust import check_trust_by_file, load_trusted_keys
 
     keys = load_trusted_keys(list(args.trusted_keys))
-    verdicts = check_trust_by_file(checkpoints, keys)  # type: ignore[arg-type]
+    verdicts = check_trust_by_file(checkpoints, keys)
     for file in sorted(matched_files):
         reason = verdicts.get(file)
         if reason is not None:
             raise InputError(f"untrusted checkpoint snapshot: {reason}", file)
 
 
-def render_documents(args: RenderArgs) -> tuple[list[tuple[str, dict[str, object]]], list[str]]:
+def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
     """Load, render and trust-check: (source name, object) pairs and warnings."""
     from renderer.render import render
-    from renderer.source.model import SourceObject
 
     dgd, checkpoints = _load_inputs(args)
-    assert isinstance(dgd, SourceObject)
-    snapshot_objects = [c for c in checkpoints if isinstance(c, SourceObject)]
-    result = render(dgd, snapshot_objects, target=args.target)
+    result = render(dgd, checkpoints, target=args.target)
     _check_trust(args, checkpoints, set(result.checkpoint_files))
     return [(args.dgd_file, obj) for obj in result.objects], result.warnings
 
@@ -101,9 +106,7 @@ def _read_existing(path: Path) -> bytes | None:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def planned_files(
-    documents: list[tuple[str, dict[str, object]]], output_dir: str
-) -> list[tuple[str, bytes, bool]]:
+def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str, bytes, bool]]:
     """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
     from renderer.render.names import UnsafeNameError, output_file_name
     from renderer.yamlout import dump_object, source_comment
