@@ -255,3 +255,23 @@ def test_multinode_worker_replicas(nodes: int) -> None:
     assert cliques["vllmdecodeworker-wkr"]["spec"]["replicas"] == nodes - 1
     # vLLM multinode has no explicit startup order (only TRT-LLM does).
     assert "startsAfter" not in cliques["vllmdecodeworker-ldr"]["spec"]
+
+
+@pytest.mark.parametrize(
+    ("text", "snapshot_path"),
+    [
+        (MULTINODE_TRTLLM, BASELINE),
+        (INTERPOD_GMS, BASELINE),
+        (MULTINODE_GMS_WAIT, FAILED_PHASE),
+        (V1ALPHA1_TWO_CHECKPOINTED, BASELINE),
+    ],
+    ids=["multinode", "inter-pod-gms", "gated", "v1alpha1"],
+)
+@pytest.mark.parametrize("target", ["dcd", "grove"])
+def test_rendered_objects_match_the_bundled_schemas(text: str, snapshot_path: Any,
+                                                    target: str) -> None:
+    from renderer.schema import validate_data
+
+    snapshots = load(snapshot_path) + (load(MINIMAL) if "VllmPrefillWorker" in text else [])
+    for obj in render(dgd(text), snapshots, target=target).objects:
+        assert validate_data(obj, "rendered.yaml") == [], obj["metadata"]["name"]

@@ -6,6 +6,7 @@ import pytest
 from render_support import EXAMPLES, FRONTEND_BETA, decode_beta, dgd, load, v1beta1_dgd
 
 from renderer.errors import InputError
+from renderer.keys import BINDING_KEY
 from renderer.model import normalise
 from renderer.render.names import (
     CliqueBudget,
@@ -63,8 +64,39 @@ def test_checkpoint_defaults_and_gms() -> None:
 
 
 def test_checkpoint_on_a_non_worker_is_not_checkpointed() -> None:
+    from renderer.render import render
+
     text = v1beta1_dgd(decode_beta(component_type="frontend"))
     assert not normalise(dgd(text)).components[0].checkpointed
+    result = render(dgd(text), [])
+    assert BINDING_KEY not in str(result.objects)
+    assert result.warnings == [
+        "dgd.yaml:12:9: component 'VllmDecodeWorker': checkpoint is enabled but type 'frontend'"
+        " is not worker, prefill or decode; the operator ignores it"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("extra", "experimental", "engines"),
+    [
+        ("", "", ["w"]),
+        ("      multinode:\n        nodeCount: 3\n", "", ["w-ldr", "w-wkr"]),
+        ("", "        gpuMemoryService:\n          mode: InterPod\n", ["w"]),
+        (
+            "      multinode:\n        nodeCount: 3\n",
+            "        gpuMemoryService:\n          mode: InterPod\n",
+            ["w-ldr", "w-wkr-1", "w-wkr-2"],
+        ),
+    ],
+)
+def test_engine_cliques(extra: str, experimental: str, engines: list[str]) -> None:
+    from renderer.model.cliques import engine_cliques, expand_roles
+
+    text = v1beta1_dgd(decode_beta(name="W", extra=extra, experimental=experimental))
+    (component,) = normalise(dgd(text)).components
+    assert engine_cliques(component) == engines
+    gms = [r.name for r in expand_roles(component) if not r.engine]
+    assert gms == ([f"w-gms-{i}" for i in range(component.node_count)] if experimental else [])
 
 
 def test_v1alpha1_gms_needs_enabled() -> None:

@@ -62,6 +62,14 @@ def render(
     graph = normalise(dgd)
     chosen = target or ("grove" if graph.grove_enabled else "dcd")
     matches, warnings = match_checkpoints(graph, checkpoints)
+    for component in graph.components:
+        config = component.checkpoint
+        if config is not None and config.enabled and not component.is_worker:
+            warnings.append(
+                f"{dgd.where(config.path)}: component {component.name!r}: checkpoint is enabled "
+                f"but type {component.type or '(none)'!r} is not worker, prefill or decode; the "
+                "operator ignores it"
+            )
     backend = backend_framework(graph)
     try:
         if chosen == "grove":

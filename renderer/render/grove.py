@@ -1,13 +1,7 @@
 """DGD -> one Grove PodCliqueSet (domain.md section 6), bindings per section 4.
 
-Cliques come in component order. Each component expands into roles the way the
-operator expands them:
-
-- single node: one clique `<c>` (replicas = component replicas, default 1);
-- multinode (nodeCount N > 1): `<c>-ldr` (1) and `<c>-wkr` (N-1) in a scaling group `<c>`;
-- inter-pod GMS, single node: `<c>-gms-0` then `<c>`, in a scaling group `<c>`;
-- inter-pod GMS, multinode: per rank r, `<c>-gms-<r>` then the engine clique of that
-  rank (`<c>-ldr` for rank 0, `<c>-wkr-<r>` after), each 1 replica, in a scaling group.
+Cliques come in component order, each component expanded into roles as the operator
+expands them (see `renderer.model.cliques`).
 
 Engine cliques are the non-GMS cliques. Of a checkpointed component, each carries the
 binding and the restore-candidate annotations, and the PCS carries the map
@@ -19,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from renderer.keys import (
@@ -33,6 +26,7 @@ from renderer.keys import (
     WORKER_HASH_LABEL,
 )
 from renderer.model import Component, Graph
+from renderer.model.cliques import GMS, LEADER, WORKER, Role, expand_roles, uses_scaling_group
 from renderer.model.pod import grove_pod_spec, pod_annotations, pod_labels
 from renderer.render.dcd import sorted_map
 from renderer.render.match import Match, restore_annotations
@@ -44,49 +38,6 @@ PCS_KIND = "PodCliqueSet"
 DEFAULT_TERMINATION_DELAY = "15m0s"
 ANY_ORDER = "CliqueStartupTypeAnyOrder"
 EXPLICIT = "CliqueStartupTypeExplicit"
-
-MAIN, LEADER, WORKER, GMS = "main", "leader", "worker", "gms"
-
-
-@dataclass(frozen=True)
-class Role:
-    """One clique a component expands into."""
-
-    name: str  # the clique name (lower-cased)
-    kind: str  # main | leader | worker | gms
-    replicas: int
-    rank: int = 0
-
-    @property
-    def engine(self) -> bool:
-        return self.kind != GMS
-
-
-def uses_scaling_group(component: Component) -> bool:
-    return component.multinode or component.inter_pod_gms
-
-
-def expand_roles(component: Component) -> list[Role]:
-    """The cliques of one component, in the operator's order."""
-    c = component.lower_name
-    nodes = component.node_count
-    if component.multinode and component.inter_pod_gms:
-        roles: list[Role] = []
-        for rank in range(nodes):
-            roles.append(Role(f"{c}-gms-{rank}", GMS, 1, rank))
-            engine = (
-                Role(f"{c}-ldr", LEADER, 1, 0)
-                if rank == 0
-                else Role(f"{c}-wkr-{rank}", WORKER, 1, rank)
-            )
-            roles.append(engine)
-        return roles
-    if component.multinode:
-        return [Role(f"{c}-ldr", LEADER, 1), Role(f"{c}-wkr", WORKER, nodes - 1)]
-    if component.inter_pod_gms:
-        return [Role(f"{c}-gms-0", GMS, 1), Role(c, MAIN, 1)]
-    replicas = component.replicas if component.replicas is not None else 1
-    return [Role(c, MAIN, replicas)]
 
 
 def clique_budgets(graph: Graph) -> list[CliqueBudget]:
