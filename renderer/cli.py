@@ -57,13 +57,28 @@ class LazyGroup(click.Group):
     ),
 )
 @click.version_option(__version__, "-V", "--version", prog_name="dynamo-render")
-def cli() -> None:
+@click.option(
+    "--config",
+    "config_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Read this config file instead of the repository's .dynamo-render.yaml.",
+)
+@click.option("--no-config", is_flag=True, help="Ignore .dynamo-render.yaml.")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     """Render and lint NVIDIA Dynamo workloads pinned to verified checkpoints.
 
     A binding `v1/<uid>/<generation>/<sha256>` ties a pod template to one captured
     DynamoCheckpoint; the operator refuses to start pods whose binding differs by a byte.
     dynamo-render computes it offline, exactly as the operator does.
+
+    Defaults come from .dynamo-render.yaml at the repository root (found from the current
+    directory up to the first directory with .git); command-line options override it.
     """
+    from renderer.config import apply_to_context
+
+    apply_to_context(ctx, config_path, disabled=no_config)
 
 
 def main(argv: list[str] | None = None) -> int:

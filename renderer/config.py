@@ -1,0 +1,310 @@
+"""`.dynamo-render.yaml`: the repository's DGDs, checkpoints and output folders, in one place.
+
+`render`, `lint` and the pre-commit hooks all read it, so a hook needs no arguments. It is
+found by walking up from the working directory to the first directory that holds the file
+or a `.git` (the repository root); a `.git` without the file means no config. Paths in it
+are relative to the file's directory. Command-line options always win: the values reach
+click as `ctx.default_map` (see `apply_to_context`), which click consults only for options
+not given on the command line.
+
+    apiVersion: dynamo-render/v1
+    kind: Config
+    render:
+      - dgd: deploy/llama.dgd.yaml
+        checkpoints: [snapshots/llama-decode.yaml]
+        target: dcd          # or grove; omitted: the default rule
+        output: rendered/llama
+    lint:
+      paths: [rendered]
+      checkpoints: [snapshots]
+      strict: false
+      format: text
+    trustedKeys: [keys/capture.pub]
+    crds: [crds/grove.io_podcliquesets.yaml]
+    maxBytes: 16777216
+
+The file carries apiVersion and kind so that `dynamo-render lint .` (which reads every YAML
+file, hidden ones included) reads it as an object of another kind and skips it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any
+
+from renderer.errors import InputError
+from renderer.source.model import Path, SourceObject
+
+CONFIG_NAME = ".dynamo-render.yaml"
+API_VERSION = "dynamo-render/v1"
+KIND = "Config"
+TARGETS = ("dcd", "grove")
+LINT_FORMATS = ("text", "json", "github", "sarif")
+MAX_CONFIG_BYTES = 1024 * 1024
+# `ctx.meta` key under which the loaded Config (or None) is kept for commands that need more
+# than option defaults (`render --check` reads the render jobs).
+META_KEY = "dynamo_render.config"
+
+_TOP_KEYS = ("apiVersion", "kind", "render", "lint", "trustedKeys", "crds", "maxBytes")
+_JOB_KEYS = ("dgd", "checkpoints", "target", "output")
+_LINT_KEYS = ("paths", "checkpoints", "strict", "format")
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One DGD to render: its checkpoints, target, and the folder its output is kept in."""
+
+    dgd: str
+    checkpoints: tuple[str, ...]
+    output: str
+    target: str | None = None
+    where: str = ""  # file:line:column of the entry, for messages
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    paths: tuple[str, ...] = ()
+    checkpoints: tuple[str, ...] = ()
+    strict: bool | None = None
+    format: str | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    file: str
+    render: tuple[RenderJob, ...] = ()
+    lint: LintConfig = field(default_factory=LintConfig)
+    trusted_keys: tuple[str, ...] = ()
+    crds: tuple[str, ...] = ()
+    max_bytes: int | None = None
+
+
+class _Reader:
+    """Strict typed access to the config object, every error at its file:line:column."""
+
+    def __init__(self, obj: SourceObject, base_dir: str, cwd: str) -> None:
+        self.obj = obj
+        self.base_dir = base_dir
+        self.cwd = cwd
+
+    def fail(self, path: Path, message: str, *, key: bool = False) -> InputError:
+        mark = self.obj.mark(path, key=key)
+        return InputError(message, self.obj.file, mark.line, mark.column)
+
+    @staticmethod
+    def dotted(path: Path) -> str:
+        return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+    def mapping(self, value: Any, path: Path, allowed: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"{self.dotted(path) or 'the config'} must be a mapping")
+        for key in value:
+            if key not in allowed:
+                where = f" in {self.dotted(path)}" if path else ""
+                raise self.fail(
+                    (*path, key),
+                    f"unknown key {key!r}{where} (expected one of: {', '.join(allowed)})",
+                    key=True,
+                )
+        return value
+
+    def path_value(self, value: Any, path: Path) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(path, f"{self.dotted(path)} must be a non-empty path string")
+        if "\x00" in value:
+            raise self.fail(path, f"{self.dotted(path)} must not contain a NUL character")
+        return self.resolve(value)
+
+    def paths(self, value: Any, path: Path) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"{self.dotted(path)} must be a list of paths")
+        return tuple(self.path_value(item, (*path, i)) for i, item in enumerate(value))
+
+    def choice(self, value: Any, path: Path, choices: tuple[str, ...]) -> str:
+        if value not in choices:
+            raise self.fail(path, f"{self.dotted(path)} must be one of: {', '.join(choices)}")
+        result: str = value
+        return result
+
+    def resolve(self, value: str) -> str:
+        """A config path (relative to the config's directory) as the commands should see it:
+        relative to the working directory when that is inside the config's directory (so
+        messages stay short), else absolute."""
+        full = os.path.normpath(FsPath(self.base_dir) / value)
+        if FsPath(value).is_absolute():
+            return full
+        inside = os.path.commonpath([self.base_dir, self.cwd]) == self.base_dir
+        return os.path.relpath(full, self.cwd) if inside else full
+
+
+def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
+    entry = reader.mapping(value, path, _JOB_KEYS)
+    for required in ("dgd", "output"):
+        if required not in entry:
+            raise reader.fail(path, f"{reader.dotted(path)} needs {required!r}", key=True)
+    target = entry.get("target")
+    return RenderJob(
+        dgd=reader.path_value(entry["dgd"], (*path, "dgd")),
+        checkpoints=reader.paths(entry.get("checkpoints", []), (*path, "checkpoints")),
+        output=reader.path_value(entry["output"], (*path, "output")),
+        target=None if target is None else reader.choice(target, (*path, "target"), TARGETS),
+        where=reader.obj.where(path, key=False),
+    )
+
+
+def _lint(reader: _Reader, value: Any) -> LintConfig:
+    section = reader.mapping(value, ("lint",), _LINT_KEYS)
+    strict = section.get("strict")
+    if strict is not None and not isinstance(strict, bool):
+        raise reader.fail(("lint", "strict"), "lint.strict must be true or false")
+    fmt = section.get("format")
+    return LintConfig(
+        paths=reader.paths(section.get("paths", []), ("lint", "paths")),
+        checkpoints=reader.paths(section.get("checkpoints", []), ("lint", "checkpoints")),
+        strict=strict,
+        format=None if fmt is None else reader.choice(fmt, ("lint", "format"), LINT_FORMATS),
+    )
+
+
+def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = None) -> Config:
+    """Read and check a config file's bytes. `name` is used in messages; paths in it are
+    resolved against `base_dir` and shown relative to `cwd` (default: the working directory).
+    Raises InputError (file:line:column) for anything unexpected; unknown keys included."""
+    from renderer.source import load_bytes
+
+    try:
+        objects = load_bytes(data, name, max_bytes=MAX_CONFIG_BYTES)
+    except InputError as exc:
+        if exc.message.startswith("object has no"):
+            raise InputError(
+                f"a config file starts with `apiVersion: {API_VERSION}` and `kind: {KIND}`",
+                exc.file,
+                exc.line,
+                exc.column,
+            ) from None
+        raise
+    obj = objects[0]
+    reader = _Reader(obj, base_dir, cwd if cwd is not None else str(FsPath.cwd()))
+    if len(objects) > 1:
+        raise reader.fail((), "a config file holds one document")
+    if obj.api_version != API_VERSION or obj.kind != KIND:
+        raise reader.fail(
+            ("apiVersion",),
+            f"expected apiVersion {API_VERSION} and kind {KIND}, found"
+            f" {obj.api_version} {obj.kind}",
+            key=False,
+        )
+    top = reader.mapping(obj.data, (), _TOP_KEYS)
+    jobs_value = top.get("render", [])
+    if not isinstance(jobs_value, list):
+        raise reader.fail(("render",), "render must be a list of {dgd, checkpoints, output}")
+    jobs = tuple(_job(reader, v, ("render", i)) for i, v in enumerate(jobs_value))
+    outputs: dict[str, str] = {}
+    for job in jobs:
+        if job.output in outputs:
+            raise InputError(
+                f"two render entries write to {job.output} (the other is at {outputs[job.output]})",
+                *_split_where(job.where),
+            )
+        outputs[job.output] = job.where
+    max_bytes = top.get("maxBytes")
+    if max_bytes is not None and (
+        not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1
+    ):
+        raise reader.fail(("maxBytes",), "maxBytes must be a positive integer")
+    return Config(
+        file=name,
+        render=jobs,
+        lint=_lint(reader, top["lint"]) if "lint" in top else LintConfig(),
+        trusted_keys=reader.paths(top.get("trustedKeys", []), ("trustedKeys",)),
+        crds=reader.paths(top.get("crds", []), ("crds",)),
+        max_bytes=max_bytes,
+    )
+
+
+def _split_where(where: str) -> tuple[str, int, int]:
+    file, line, column = where.rsplit(":", 2)
+    return file, int(line), int(column)
+
+
+def find_config(start: str | None = None) -> str | None:
+    """The config file of the repository `start` (default: the working directory) is in."""
+    here = FsPath(start if start is not None else str(FsPath.cwd())).resolve()
+    for directory in (here, *here.parents):
+        candidate = directory / CONFIG_NAME
+        if candidate.is_file():
+            return str(candidate)
+        if (directory / ".git").exists():
+            return None
+    return None
+
+
+def load_config(path: str, *, cwd: str | None = None) -> Config:
+    """Read the config file at `path` (InputError when unreadable or invalid)."""
+    try:
+        with FsPath(path).open("rb") as handle:
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read config file: {exc.strerror}", path) from None
+    here = cwd if cwd is not None else str(FsPath.cwd())
+    shown = os.path.relpath(path, here) if FsPath(path).is_absolute() else path
+    if shown.startswith(".."):
+        shown = path
+    base_dir = str(FsPath(path).resolve().parent)
+    return parse_config(data, shown, base_dir=base_dir, cwd=here)
+
+
+def default_map(config: Config) -> dict[str, dict[str, Any]]:
+    """Option defaults per command, by click parameter name (only the keys the file sets)."""
+    shared: dict[str, Any] = {}
+    if config.trusted_keys:
+        shared["trusted_keys"] = list(config.trusted_keys)
+    if config.crds:
+        shared["crds"] = list(config.crds)
+    if config.max_bytes is not None:
+        shared["max_bytes"] = config.max_bytes
+    lint: dict[str, Any] = dict(shared)
+    if config.lint.paths:
+        lint["paths"] = list(config.lint.paths)
+    if config.lint.checkpoints:
+        lint["checkpoints"] = list(config.lint.checkpoints)
+    if config.lint.strict is not None:
+        lint["strict"] = config.lint.strict
+    if config.lint.format is not None:
+        lint["fmt"] = config.lint.format
+    render = dict(shared)
+    binding = {"max_bytes": config.max_bytes} if config.max_bytes is not None else {}
+    return {"render": render, "lint": lint, "binding": binding}
+
+
+def apply_to_context(ctx: Any, path: str | None = None, *, disabled: bool = False) -> None:
+    """Load the config (`path`, else the one found from the cwd) into a click context.
+
+    Sets `ctx.default_map` (merged under any default map the caller already set) and keeps
+    the Config in `ctx.meta[META_KEY]` (None without one).
+    """
+    config: Config | None = None
+    if not disabled:
+        found = path if path is not None else find_config()
+        if found is not None:
+            config = load_config(found)
+    ctx.meta[META_KEY] = config
+    if config is None:
+        return
+    merged: dict[str, Any] = {name: dict(values) for name, values in default_map(config).items()}
+    existing: Mapping[str, Any] = ctx.default_map or {}
+    for name, values in existing.items():
+        if isinstance(values, Mapping) and isinstance(merged.get(name), dict):
+            merged[name].update(values)
+        else:
+            merged[name] = values
+    ctx.default_map = merged
+
+
+def from_context(ctx: Any) -> Config | None:
+    """The Config `apply_to_context` loaded for this invocation, or None."""
+    value = ctx.meta.get(META_KEY)
+    return value if isinstance(value, Config) else None
