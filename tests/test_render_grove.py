@@ -268,10 +268,21 @@ def test_multinode_worker_replicas(nodes: int) -> None:
     ids=["multinode", "inter-pod-gms", "gated", "v1alpha1"],
 )
 @pytest.mark.parametrize("target", ["dcd", "grove"])
-def test_rendered_objects_match_the_bundled_schemas(text: str, snapshot_path: Any,
-                                                    target: str) -> None:
+def test_rendered_objects_match_the_bundled_schemas(
+    text: str, snapshot_path: Any, target: str
+) -> None:
     from renderer.schema import validate_data
 
     snapshots = load(snapshot_path) + (load(MINIMAL) if "VllmPrefillWorker" in text else [])
     for obj in render(dgd(text), snapshots, target=target).objects:
         assert validate_data(obj, "rendered.yaml") == [], obj["metadata"]["name"]
+
+
+def test_scaling_group_replicas_absent_when_the_component_has_none() -> None:
+    component = decode_beta(extra="      multinode:\n        nodeCount: 2\n").replace(
+        "      replicas: 2\n", ""
+    )
+    pcs = _pcs(v1beta1_dgd(component), BASELINE)
+    (group,) = pcs["spec"]["template"]["podCliqueScalingGroups"]
+    assert "replicas" not in group  # the operator passes the nil pointer through
+    assert group["minAvailable"] == 1

@@ -123,14 +123,17 @@ def _cliques(
 
 
 def _scaling_group(component: Component, match: Match | None) -> dict[str, Any]:
-    gated = match is not None and match.gated
-    replicas = component.replicas if component.replicas is not None else 1
-    return {
+    group: dict[str, Any] = {
         "name": component.lower_name,
         "cliqueNames": [role.name for role in expand_roles(component)],
-        "replicas": 0 if gated else replicas,
-        "minAvailable": 1,
     }
+    # The operator passes the component's replicas pointer through: absent stays absent.
+    if match is not None and match.gated:
+        group["replicas"] = 0
+    elif component.replicas is not None:
+        group["replicas"] = component.replicas
+    group["minAvailable"] = 1
+    return group
 
 
 def render_pcs(
