@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from renderer.binding.value import (
     GENERATION_DIFFERS,
@@ -28,14 +29,13 @@ from renderer.binding.value import (
     go_quote,
     parse_binding,
 )
-from renderer.checkpoint import (
-    Checkpoint,
-    checkpoint_from_object,
-    unbindable_path,
-    unbindable_reason,
-)
 from renderer.errors import BindingError, BindingFormatError, InputError
 from renderer.source.model import SourceObject
+
+if TYPE_CHECKING:
+    # renderer.checkpoint imports renderer.binding.scalars: importing it here at run time
+    # would be circular when renderer.checkpoint is imported first.
+    from renderer.checkpoint import Checkpoint
 
 __all__ = [
     "Binding",
@@ -71,6 +71,7 @@ class BoundCheckpoint:
 
 def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
     from renderer.binding.projection import build_projection
+    from renderer.checkpoint import checkpoint_from_object, unbindable_path, unbindable_reason
 
     cp = checkpoint_from_object(obj)
     canonical, warnings = build_projection(obj, cp)
