@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from renderer.keys import BINDING_KEY
+from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
 from renderer.lint.finding import DELETE, SET, FixAction
-from renderer.lint.sites import MAP_PATH, Copy, Workload
+from renderer.lint.sites import MAP_PATH, Copy, Workload, mapping_at
 
 MALFORMED = "binding-malformed"
 REPLACED = "binding-replaced"
@@ -44,7 +44,7 @@ def copy_fixes(ctx: LintContext, workload: Workload, copy: Copy) -> tuple[FixAct
         ):
             return ()  # rewriting an unreadable map would drop entries we cannot verify
         desired = ctx.desired_map(pcs)
-        current = pcs.obj.metadata.get("annotations", {}).get(MAP_PATH[-1])
+        current = mapping_at(pcs.obj.data, MAP_PATH[:-1]).get(BINDINGS_MAP_KEY)
         if desired == current:
             return ()
         if desired is None:

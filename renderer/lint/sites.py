@@ -80,7 +80,7 @@ class PcsSites:
     clique_names: set[str]
 
 
-def _mapping(data: Any, path: Path) -> Mapping[str, Any]:
+def mapping_at(data: Any, path: Path) -> Mapping[str, Any]:
     node = data
     for part in path:
         if isinstance(node, dict) and isinstance(part, str):
@@ -132,9 +132,9 @@ def _not_worker(kind_label: str, component_type: str | None) -> str | None:
 
 def dcd_workload(obj: SourceObject) -> Workload:
     template_path = dcd_template_annotations(obj)
-    meta = _mapping(obj.data, METADATA_ANNOTATIONS)
-    template = _mapping(obj.data, template_path)
-    labels = _mapping(obj.data, ("metadata", "labels"))
+    meta = mapping_at(obj.data, METADATA_ANNOTATIONS)
+    template = mapping_at(obj.data, template_path)
+    labels = mapping_at(obj.data, ("metadata", "labels"))
     copies = [
         Copy(
             obj,
@@ -177,7 +177,7 @@ def clique_component(name: str) -> tuple[str, bool]:
 
 
 def _read_map(obj: SourceObject) -> MapState:
-    annotations = _mapping(obj.data, METADATA_ANNOTATIONS)
+    annotations = mapping_at(obj.data, METADATA_ANNOTATIONS)
     if BINDINGS_MAP_KEY not in annotations:
         return MapState(obj, present=False)
     raw = annotations[BINDINGS_MAP_KEY]
@@ -209,8 +209,8 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
             continue
         name = clique["name"]
         component, is_gms = clique_component(name)
-        annotations = _mapping(clique, ("annotations",))
-        labels = _mapping(clique, ("labels",))
+        annotations = mapping_at(clique, ("annotations",))
+        labels = mapping_at(clique, ("labels",))
         parsed.append((index, name, component, is_gms, annotations, labels))
         if not is_gms and (
             _restore_candidate(annotations) or BINDING_KEY in annotations or name in state.entries

@@ -13,11 +13,10 @@ Bad:
         annotations:
           nvidia.com/dynamo-checkpoint-binding: v1/7c9e.../1/e48e...
 
-Fixed:
+Fixed (a mapping left empty goes too):
 
     cliques:
       - name: decode-gms-0
-        annotations: {}
 """
 
 from __future__ import annotations
