@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from renderer.binding.quantity import (
     FORMAT_ERROR,
     MAX_DIGITS,
+    MAX_RESCALE,
     NUMERIC_ERROR,
     SUFFIX_ERROR,
     QuantityError,
@@ -34,6 +35,10 @@ OUT_BY_NUMBER_TOKEN = {row["json"]: row["out"] for row in NUMBER_ROWS}
 
 def _row_id(row: dict[str, Any]) -> str:
     return f"{row['kind']}:{row['json']}"
+
+
+def _short_id(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:16]}...{text[-8:]}({len(text)} chars)"
 
 
 def _assert_matches(row: dict[str, Any], produce: Any) -> None:
@@ -122,9 +127,12 @@ def test_unencodable_floats_and_types() -> None:
         "1e-2147483647",  # Go builds 10^2147483638 to round it
         "1234567890123456789e2147483000",  # 19 digits: inf.Dec path with a huge rescale
         "1.5e-2147483647",
-        "1e-5000",
+        f"1e-{MAX_RESCALE + 10}",
+        f"1234567890123456789e{MAX_RESCALE}",
+        "0." + "0" * (MAX_RESCALE + 10) + "1Ki",
         "1" * (MAX_DIGITS + 1),
     ],
+    ids=_short_id,
 )
 def test_arithmetic_go_cannot_finish_fails_closed(text: str) -> None:
     with pytest.raises(QuantityError, match="cannot be encoded exactly"):
@@ -134,8 +142,12 @@ def test_arithmetic_go_cannot_finish_fails_closed(text: str) -> None:
 def test_large_but_finite_inf_dec_work_is_exact() -> None:
     # QUANTITY-AND-YAML.md rules 7 and 8: sub-nano rounds up to 1n, zero stays 0, and
     # decimal magnitudes are exact whatever their size.
-    assert marshal_quantity("1e-3990") == "1e-9"
-    assert marshal_quantity("-0." + "0" * 3989 + "1") == "-1n"
+    assert marshal_quantity(f"1e-{MAX_RESCALE}") == "1e-9"
+    assert marshal_quantity("-0." + "0" * (MAX_RESCALE - 2) + "1") == "-1n"
+    assert marshal_quantity(f"1234567890123456789e{MAX_RESCALE - 10}") == (
+        f"1234567890123456789e{MAX_RESCALE - 10}"
+    )
+    assert marshal_quantity("0." + "0" * (MAX_RESCALE - 10) + "1Ki") == "1n"
     assert marshal_quantity("0e-2147483648") == "0"
     assert marshal_quantity("0." + "0" * 5000 + "Ki") == "0"
     assert marshal_quantity("1" * MAX_DIGITS) == "1" * MAX_DIGITS
@@ -183,10 +195,11 @@ def test_round_trip_is_idempotent_and_bounded(text: str) -> None:
     try:
         again = marshal_quantity(out)
     except QuantityError as err:
-        # Go's int32 exponent can wrap while canonicalising (`1.0000000000000e-2147483636`
-        # prints `10e-2147483637`); re-reading that text is work Go never finishes.
+        # The int64 path prints any exponent cheaply, even one its int32 arithmetic wrapped
+        # (`1.0000000000000e-2147483636` -> `10e-2147483637`); re-reading a 19-20 digit
+        # mantissa with such an exponent takes the inf.Dec path, which Go does not finish.
         assert "cannot be encoded exactly" in str(err)
-        assert abs(int(out.rpartition("e")[2])) > 2**31 - 100
+        assert abs(int(out.rpartition("e")[2])) > MAX_RESCALE - 30
         return
     assert again == out
 

@@ -28,11 +28,14 @@ FORMAT_ERROR = (
 SUFFIX_ERROR = "unable to parse quantity's suffix"
 NUMERIC_ERROR = "unable to parse numeric part of quantity"
 
-# Largest digit count (of the number, or of a power of ten the inf.Dec path must build) we
-# compute. Go's cost there grows quadratically (it strips factors of ten one division at a
-# time) and it never finishes near 10^(2^31); real resource amounts have a few dozen digits.
-# Staying under Python's int/str conversion limit (4300 digits) keeps every step exact.
+# Limits of the inf.Dec path (numbers over 18 digits, BinarySI fractions, scales below nano).
+# MAX_DIGITS bounds the significant digits of the number: Python's int/str conversion stops
+# at 4300 digits. MAX_RESCALE bounds the power of ten Go multiplies or divides by to round to
+# nano: Go then strips factors of ten one division at a time, quadratic work that takes about
+# a second at 10^5 and never finishes near 10^(2^31). Our own arithmetic never builds that
+# power for decimal values. Real resource amounts are far inside both limits.
 MAX_DIGITS = 4000
+MAX_RESCALE = 100_000
 
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"
@@ -295,11 +298,11 @@ def _remove_factors(value: int, base: int) -> tuple[int, int]:
     return value, times
 
 
-def _too_large(text: str) -> QuantityError:
+def _too_large(text: str, what: str) -> QuantityError:
     shown = text if len(text) <= 40 else text[:37] + "..."
     return QuantityError(
-        f"quantity {shown!r} cannot be encoded exactly: Go's decimal arithmetic for it needs "
-        f"more than {MAX_DIGITS} digits and does not finish"
+        f"quantity {shown!r} cannot be encoded exactly: {what}, decimal arithmetic the "
+        "operator does not finish"
     )
 
 
@@ -317,8 +320,10 @@ def _canonical_inf_dec(text: str, value: str, base: int, exponent: int, fmt: str
     # inf.Dec scale (value = digits * 10^-scale); SetScale(scale - exponent) wraps in int32.
     scale = _wrap32(len(frac) + _wrap32(-exponent)) if base == 10 else len(frac)
     # Rounding to nano rescales by 10^(9 - scale); Go's int32 shift wraps for huge scales.
-    if len(significant) > MAX_DIGITS or abs(9 - scale) > MAX_DIGITS:
-        raise _too_large(text)
+    if len(significant) > MAX_DIGITS:
+        raise _too_large(text, f"more than {MAX_DIGITS} significant digits")
+    if abs(9 - scale) > MAX_RESCALE:
+        raise _too_large(text, f"rounding it needs a power of ten beyond 10^{MAX_RESCALE}")
     sign = "-" if negative else ""
 
     if base == 2:
