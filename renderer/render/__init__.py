@@ -40,7 +40,7 @@ class RenderResult:
 
 
 def default_target(dgd: SourceObject) -> str:
-    """ "grove" when the DGD opts into Grove like the operator reads it, else "dcd"."""
+    """The target `render` picks without --target: grove when the DGD opts in, else dcd."""
     from renderer.model import normalise
 
     return "grove" if normalise(dgd).grove_enabled else "dcd"
