@@ -90,7 +90,6 @@ CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
         v1beta1_dgd(FRONTEND_BETA, name="a" * 60),
         [],
     ),
-    "replicas-wrong-type": (SINGLE.replace("replicas: 2", 'replicas: "2"'), []),
     "not-a-dgd": (
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: y\n",
         [],
