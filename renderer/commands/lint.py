@@ -35,6 +35,7 @@ class LintArgs:
     strict: bool = False
     trusted_keys: Sequence[str] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
+    crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -101,7 +102,12 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
 
         keys = load_trusted_keys(args.trusted_keys)
     dgd = _load_dgd(args.dgd, args.max_bytes) if args.dgd else None
-    options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd)
+    schemas = None
+    if args.crds:
+        from renderer.schema import load_crd_schemas
+
+        schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
+    options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
     result = lint_objects(objects, checkpoints, options)
     if args.fix and any(f.fixable for f in result.findings):
         from renderer.fix import fix_findings
@@ -161,6 +167,14 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     help="Use only snapshots signed by this Ed25519 public key (repeatable).",
 )
 @click.option(
+    "--crd",
+    "crds",
+    multiple=True,
+    metavar="FILE",
+    help="Rule schema: check against this CustomResourceDefinition (the installed"
+    " operator's) instead of the bundled schemas (repeatable).",
+)
+@click.option(
     "--max-bytes",
     type=click.IntRange(min=1),
     default=DEFAULT_MAX_BYTES,
@@ -180,6 +194,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     strict: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
+    crds: tuple[str, ...],
     list_rules: bool,
     explain: str | None,
 ) -> None:
@@ -205,5 +220,6 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         strict=strict,
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
+        crds=crds,
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))

@@ -39,6 +39,7 @@ class RenderArgs:
     check: bool = False
     trusted_keys: tuple[str, ...] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
+    crds: tuple[str, ...] = ()  # validate against these CRDs instead of the bundled schemas
 
 
 @dataclass
@@ -88,11 +89,19 @@ def _check_trust(
 def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
     """Load, render and trust-check: (source name, object) pairs and warnings."""
     from renderer.render import render
+    from renderer.schema import check_inputs, check_outputs, load_crd_schemas
 
     dgd, checkpoints = _load_inputs(args)
+    schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
     result = render(dgd, checkpoints, target=args.target)
     _check_trust(args, checkpoints, set(result.checkpoint_files))
-    return [(args.dgd_file, obj) for obj in result.objects], result.warnings
+    # After render, so its own (operator-worded) input errors come first; the schemas
+    # catch what rendering does not look at. Only the snapshot files render used count.
+    used = set(result.checkpoint_files)
+    check_inputs([dgd, *(c for c in checkpoints if c.file in used)], schemas)
+    documents: list[Document] = [(args.dgd_file, obj) for obj in result.objects]
+    check_outputs(documents, schemas)
+    return documents, result.warnings
 
 
 def _read_existing(path: Path) -> bytes | None:
@@ -199,7 +208,7 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
         "2 usage or input error (nothing is printed or written)."
     ),
 )
-@click.argument("dgd_file", metavar="DGD_FILE")
+@click.argument("dgd_file", metavar="[DGD_FILE]", required=False)
 @click.option(
     "--checkpoint",
     "checkpoints",
@@ -233,6 +242,14 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
     help="Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one.",
 )
 @click.option(
+    "--crd",
+    "crds",
+    multiple=True,
+    metavar="FILE",
+    help="Validate inputs and outputs against this CustomResourceDefinition (the installed"
+    " operator's) instead of the bundled schemas (repeatable).",
+)
+@click.option(
     "--max-bytes",
     type=click.IntRange(min=1),
     default=DEFAULT_MAX_BYTES,
@@ -242,13 +259,14 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
 @click.pass_context
 def command(  # noqa: PLR0917  (click passes one argument per option)
     ctx: click.Context,
-    dgd_file: str,
+    dgd_file: str | None,
     checkpoints: tuple[str, ...],
     target: str | None,
     output_dir: str | None,
     check: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
+    crds: tuple[str, ...],
 ) -> None:
     """Render DGD_FILE (and the snapshots its checkpointed components restore from) into
     the manifests the Dynamo operator would create, with the checkpoint binding stamped
@@ -257,8 +275,37 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     Output: one YAML stream on stdout, each document preceded by `# Source: DGD_FILE`,
     `---` between documents; or, with -o DIR, one file per object, written atomically,
     only when its content changes.
+
+    Without DGD_FILE: every `render:` entry of .dynamo-render.yaml, each into its own
+    output folder; with --check, write nothing and exit 1 listing what would change.
+
+    Inputs and outputs are validated against the bundled schemas (or --crd): a violation
+    is exit 2 with its JSON path and line.
     """
-    args = RenderArgs(dgd_file, checkpoints, target, output_dir, check, trusted_keys, max_bytes)
+    if dgd_file is None:
+        from renderer.commands.render_config import run_configured
+
+        given = [
+            name
+            for name, value in (
+                ("--checkpoint", checkpoints),
+                ("--target", target),
+                ("-o", output_dir),
+            )
+            if value
+        ]
+        code = run_configured(
+            ctx,
+            check=check,
+            per_dgd_options=given,
+            trusted_keys=trusted_keys,
+            max_bytes=max_bytes,
+            crds=crds,
+        )
+        ctx.exit(code)
+    args = RenderArgs(
+        dgd_file, checkpoints, target, output_dir, check, trusted_keys, max_bytes, crds
+    )
     outcome = execute(args)
     apply(outcome, output_dir)
     if outcome.exit_code:

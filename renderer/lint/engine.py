@@ -5,7 +5,7 @@ collect (workloads and snapshots) -> match (context) -> run rules -> order findi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,8 @@ class LintOptions:
     trusted_keys: Sequence[TrustedKey] | None = None  # None: no signature check
     dgd: SourceObject | None = None  # with it, render-drift compares against a fresh render
     rules: Sequence[str] | None = None  # None: every rule
+    # rule `schema`: (apiVersion, kind) -> schema from --crd, replacing the bundled ones
+    schemas: Mapping[tuple[str, str], dict[str, Any]] | None = None
 
 
 @dataclass
@@ -78,13 +80,18 @@ def build_context(
         reasons = check_trust_by_file([s.obj for s in snapshots], options.trusted_keys)
         for snap in snapshots:
             snap.untrusted = reasons.get(snap.obj.file)
-    return LintContext(
+    ctx = LintContext(
         objects=linted,
         snapshots=snapshots,
         strict=options.strict,
         trust_checked=trust_checked,
         dgd=options.dgd,
     )
+    if options.schemas:
+        from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
+
+        ctx.memo[EXTRA_SCHEMAS_MEMO] = options.schemas
+    return ctx
 
 
 def run_rules(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:

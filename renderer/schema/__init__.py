@@ -13,6 +13,8 @@ Public surface:
   max_bytes)` reads the files first (`--crd FILE`).
 - `bundled_schema(api_version, kind)`, `BUNDLED`: the schemas shipped in `schemas/`.
 - `Violation`, `violations_error(violations)` (one `InputError` for the CLI, exit 2).
+- `check_inputs(objects, extra)`, `check_outputs(documents, extra)`: raise that error for the
+  first input or rendered object that breaks its schema (the render command's guard).
 
 jsonschema is slow to import, so it is imported only when a validation actually runs.
 """
@@ -20,6 +22,7 @@ jsonschema is slow to import, so it is imported only when a validation actually 
 from renderer.schema.bundled import BUNDLED, SchemaKey, bundled_schema
 from renderer.schema.check import validate, validate_data, violations_error
 from renderer.schema.crd import load_crd_schemas, schemas_from_crd
+from renderer.schema.guard import check_inputs, check_outputs
 from renderer.schema.violation import Violation, json_path
 
 __all__ = [
@@ -27,6 +30,8 @@ __all__ = [
     "SchemaKey",
     "Violation",
     "bundled_schema",
+    "check_inputs",
+    "check_outputs",
     "json_path",
     "load_crd_schemas",
     "schemas_from_crd",

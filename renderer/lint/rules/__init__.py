@@ -32,6 +32,7 @@ RULE_MODULES: dict[str, str] = {
     "checkpoint-invalid": "checkpoint_invalid",
     "checkpoint-untrusted": "checkpoint_untrusted",
     "render-drift": "render_drift",
+    "schema": "schema",
 }
 
 

@@ -4,8 +4,9 @@ Checks each DynamoComponentDeployment and PodCliqueSet against the schema bundle
 apiVersion and kind (`schemas/` in the repository), or, with `--crd FILE`, against the
 installed operator's CustomResourceDefinition, which also reports fields that version does
 not know (the API server would silently drop them). Reported at the offending value, with
-its JSON path. Malformed binding values are left to `binding-malformed`, which names the
-operator's own parse error.
+its JSON path. A binding value the operator cannot parse is left to `binding-malformed`
+(which quotes the operator's parse error); one it parses but that is not in the canonical
+form (upper-case hex, a leading `+` or zero in the generation) is reported here.
 
 Bad (a string where the API wants an integer; the API server rejects the object):
 
@@ -36,16 +37,24 @@ EXTRA_SCHEMAS_MEMO = "schema.extra"
 HINT = "fix the value (or re-render the manifest with `dynamo-render render`)"
 
 
-def _is_binding_copy(path: Path) -> bool:
-    return (
-        len(path) >= 2
-        and path[-2] == "annotations"
-        and path[-1]
-        in (
-            BINDING_KEY,
-            BINDINGS_MAP_KEY,
-        )
-    )
+def _value_at(data: Any, path: Path) -> Any:
+    for step in path:
+        if isinstance(step, int):
+            data = data[step] if isinstance(data, list) and step < len(data) else None
+        else:
+            data = data.get(step) if isinstance(data, dict) else None
+    return data
+
+
+def _left_to_binding_malformed(ctx: LintContext, data: Any, path: Path) -> bool:
+    if len(path) < 2 or path[-2] != "annotations":
+        return False
+    if path[-1] == BINDINGS_MAP_KEY:
+        return True  # a JSON text: binding-malformed reports it when it does not parse
+    if path[-1] != BINDING_KEY:
+        return False
+    value = _value_at(data, path)
+    return not isinstance(value, str) or isinstance(ctx.parse(value), str)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -56,7 +65,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if obj.kind not in CHECKED_KINDS:
             continue
         for violation in validate(obj, extra_schemas=extra):
-            if _is_binding_copy(violation.path):
+            if _left_to_binding_malformed(ctx, obj.data, violation.path):
                 continue
             yield Finding(
                 rule=ID,

@@ -1,0 +1,74 @@
+"""`dynamo-render render` without DGD_FILE: every DGD listed in .dynamo-render.yaml.
+
+`render` re-renders each configured DGD into its output folder; `render --check` writes
+nothing and exits 1 listing the files that differ from a fresh render (the pre-commit hook
+`dynamo-render-render-check` and the CI job run this). Every entry is rendered before any
+file is written, so one bad entry means no output at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from renderer.errors import UsageError
+
+EXIT_OK = 0
+EXIT_CHANGED = 1
+UPDATE_HINT = "run `dynamo-render render` to update them, then commit the result"
+
+
+def run_configured(
+    ctx: click.Context,
+    *,
+    check: bool,
+    per_dgd_options: list[str],
+    trusted_keys: tuple[str, ...],
+    max_bytes: int,
+    crds: tuple[str, ...],
+) -> int:
+    """Render every configured job; returns the exit code. `per_dgd_options` names the
+    options given that only make sense with DGD_FILE (an error here)."""
+    from renderer.commands.render import Outcome, RenderArgs, execute, write_atomic
+    from renderer.config import CONFIG_NAME, from_context
+
+    config = from_context(ctx.find_root())
+    if config is None or not config.render:
+        raise UsageError(
+            f"render needs DGD_FILE, or `render:` entries in {CONFIG_NAME} at the repository root"
+        )
+    if per_dgd_options:
+        raise UsageError(
+            f"{', '.join(per_dgd_options)}: only with DGD_FILE; the entries of {config.file}"
+            " name their own checkpoints, target and output"
+        )
+    outcomes: list[Outcome] = []
+    for job in config.render:
+        args = RenderArgs(
+            job.dgd,
+            job.checkpoints,
+            job.target,
+            job.output,
+            check,
+            trusted_keys,
+            max_bytes,
+            crds,
+        )
+        outcomes.append(execute(args))
+    for outcome in outcomes:
+        for warning in outcome.warnings:
+            click.echo(f"dynamo-render: warning: {warning}", err=True)
+    if check:
+        listing = "".join(outcome.stdout for outcome in outcomes)
+        click.echo(listing, nl=False)
+        if any(outcome.exit_code for outcome in outcomes):
+            click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", err=True)
+            return EXIT_CHANGED
+        return EXIT_OK
+    for outcome in outcomes:
+        for path, content in outcome.files:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, content)
+            click.echo(f"wrote {path}")
+    return EXIT_OK
