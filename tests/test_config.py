@@ -253,3 +253,22 @@ def test_config_choices_are_the_commands_choices() -> None:
 
     assert sorted(LINT_FORMATS) == sorted(FORMATS)
     assert TARGETS == ("dcd", "grove")
+
+
+def test_the_documented_example_is_a_valid_config() -> None:
+    import re
+
+    doc = (REPO / "docs" / "config.md").read_text()
+    example = re.search(r"```yaml\n(.*?)```", doc, flags=re.S)
+    assert example is not None
+    config = _parse(example.group(1))
+    assert config.render[0].target == "grove"
+    assert config.lint.format == "text"
+    assert config.max_bytes == 16777216
+    # and the module docstring's example too
+    import renderer.config as module
+
+    docstring = module.__doc__ or ""
+    start = docstring.index("    apiVersion:")
+    block = "\n".join(line[4:] for line in docstring[start:].split("\n\n")[0].splitlines())
+    assert _parse(block + "\n").render[0].output == "rendered/llama"
