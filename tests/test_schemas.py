@@ -301,3 +301,71 @@ def test_well_formed_bindings_are_accepted(uid: str, generation: int) -> None:
 def test_malformed_bindings_are_rejected(value: str) -> None:
     [violation] = validate_data(_dcd_with(value), "b")
     assert violation.path == ("metadata", "annotations", "nvidia.com/dynamo-checkpoint-binding")
+
+
+# --- wired into lint (rule `schema`) and render ---------------------------------------------
+
+
+def test_lint_rule_schema_reports_dcd_and_pcs_violations(tmp_path: Path) -> None:
+    from renderer.lint.engine import lint_objects
+
+    objects = load_paths(
+        [
+            str(HERE / "schema-broken" / "dcd-replicas-string.yaml"),
+            str(HERE / "schema-broken" / "pcs-clique-without-podspec.yaml"),
+            str(HERE / "schema-broken" / "checkpoint-phase.yaml"),  # not linted by `schema`
+        ]
+    )
+    found = [f for f in lint_objects(objects).findings if f.rule == "schema"]
+    assert [(Path(f.file).name, f.line, f.column) for f in found] == [
+        ("dcd-replicas-string.yaml", 7, 13),
+        ("pcs-clique-without-podspec.yaml", 10, 9),
+    ]
+    assert found[0].message == (
+        "DynamoComponentDeployment llama-decode: $.spec.replicas: must be an integer, not a"
+        " string (schema dcd-v1beta1.json)"
+    )
+    assert all(f.severity == "error" for f in found)
+
+
+def test_lint_leaves_unparsable_bindings_to_binding_malformed() -> None:
+    from renderer.lint.engine import lint_objects
+
+    path = HERE / "schema-broken" / "dcd-v1alpha1-extrapodmetadata-binding-extra-slash.yaml"
+    rules = {f.rule for f in lint_objects(load_paths([str(path)])).findings}
+    assert "binding-malformed" in rules
+    assert "schema" not in rules
+
+
+def test_lint_reports_a_parsable_but_non_canonical_binding() -> None:
+    from renderer.lint.engine import lint_objects
+
+    path = HERE / "schema-broken" / "dcd-binding-upper-hex.yaml"
+    found = [f for f in lint_objects(load_paths([str(path)])).findings if f.rule == "schema"]
+    assert [(f.line, f.column) for f in found] == [(7, 43)]
+
+
+@pytest.mark.skipif(not EXAMPLE_DGDS, reason="no examples/ yet")
+def test_render_refuses_an_input_that_breaks_its_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from renderer.cli import main
+
+    source = (EXAMPLES / "llama-disagg-v1beta1" / "dgd.yaml").read_text()
+    assert source.count("backendFramework: vllm") == 1
+    broken = tmp_path / "dgd.yaml"
+    # a value outside the API's enum that rendering copies through: the schema catches it
+    broken.write_text(source.replace("backendFramework: vllm", "backendFramework: pytorch"))
+    out = tmp_path / "out"
+    code = main(
+        ["--no-config", "render", str(broken), "--checkpoint", str(SNAPSHOTS), "-o", str(out)]
+    )
+    captured = capsys.readouterr()
+    assert code == 2, captured.err
+    assert captured.out == ""
+    assert not out.exists()
+    assert re.fullmatch(
+        rf"dynamo-render: error: {re.escape(str(broken))}:\d+:\d+: \$\.spec\.backendFramework:"
+        r' must be one of "sglang", "vllm", "trtllm"; got "pytorch" \(schema dgd-v1beta1\.json\)\n',
+        captured.err,
+    ), captured.err
