@@ -341,8 +341,12 @@ def test_lint_reports_a_parsable_but_non_canonical_binding() -> None:
     from renderer.lint.engine import lint_objects
 
     path = HERE / "schema-broken" / "dcd-binding-upper-hex.yaml"
-    found = [f for f in lint_objects(load_paths([str(path)])).findings if f.rule == "schema"]
+    findings = lint_objects(load_paths([str(path)])).findings
+    # one problem, one finding: binding-malformed (not in canonical form), not also schema
+    assert not [f for f in findings if f.rule == "schema"]
+    found = [f for f in findings if f.rule == "binding-malformed"]
     assert [(f.line, f.column) for f in found] == [(7, 43)]
+    assert "not in canonical form" in found[0].message
 
 
 @pytest.mark.skipif(not EXAMPLE_DGDS, reason="no examples/ yet")

@@ -77,8 +77,76 @@ def _describe(copy: Copy) -> str:
     return f"{copy.label} {BINDING_KEY}"
 
 
+def _noncanonical(value: str, canonical: str) -> str:
+    from renderer.binding import NONCANONICAL
+    from renderer.binding.value import go_quote
+
+    return f"{NONCANONICAL} {go_quote(value)}; its canonical form is {go_quote(canonical)}"
+
+
+def _classify(ctx: LintContext, workload: Workload, copy: Copy, value: str) -> Mismatch | None:
+    """The mismatch of one present copy, or None when it is right (or cannot be checked)."""
+    from renderer.binding import mismatch_kind, verify_binding
+
+    what = f"{workload.label}: {_describe(copy)}"
+    parsed = ctx.parse(value)
+    if isinstance(parsed, str):
+        return Mismatch(MALFORMED, workload, copy, f"{what}: {parsed}")
+    resolution = ctx.resolve(workload)
+    snap = resolution.snapshot
+    if resolution.expected is None or snap is None or snap.bound is None:
+        # Unverifiable; but a spelling the operator accepts and never writes (`+1`, `01`,
+        # upper-case hex) is wrong whatever the checkpoint.
+        if str(parsed) != value:
+            return Mismatch(
+                MALFORMED, workload, copy, f"{what}: {_noncanonical(value, str(parsed))}"
+            )
+        return None
+    bound = snap.bound
+    kind = mismatch_kind(value, bound)
+    if kind is None:
+        return None
+    want = bound.binding
+    name = resolution.name
+    if kind == "malformed":
+        # parsable, equal to the checkpoint's binding, but not spelled as the operator does
+        reason = verify_binding(value, bound) or _noncanonical(value, bound.value)
+        return Mismatch(MALFORMED, workload, copy, f"{what}: {reason}")
+    if kind == "replaced":
+        return Mismatch(
+            REPLACED,
+            workload,
+            copy,
+            f"{what}: UID {parsed.uid} is not the UID {want.uid} of checkpoint"
+            f" {name} (the checkpoint was deleted and re-created;"
+            " admission: automatic checkpoint UID differs)",
+        )
+    if kind == "stale":
+        return Mismatch(
+            STALE,
+            workload,
+            copy,
+            f"{what}: generation {parsed.generation} is not the generation"
+            f" {want.generation} of checkpoint {name} (admission: automatic"
+            " checkpoint generation differs)",
+        )
+    return Mismatch(
+        PROVENANCE,
+        workload,
+        copy,
+        f"{what}: digest {parsed.digest[:12]}... is not the digest"
+        f" {want.digest[:12]}... of checkpoint {name}: what it was captured"
+        " from changed (admission: automatic checkpoint provenance differs)",
+    )
+
+
 def mismatches(ctx: LintContext) -> list[Mismatch]:
-    """Every present copy of every checked workload that would be refused, classified."""
+    """Every present copy of every checked workload that would be refused, classified.
+
+    The classification is the binding engine's (`mismatch_kind`): a value the operator
+    cannot parse, or parses but that is not in canonical form, is malformed; then UID,
+    generation and digest, in the operator's order.
+    """
     cached = ctx.memo.get("mismatches")
     if isinstance(cached, list):
         return cached
@@ -89,49 +157,8 @@ def mismatches(ctx: LintContext) -> list[Mismatch]:
         for copy in workload.copies:
             if copy.value is None:
                 continue
-            what = f"{workload.label}: {_describe(copy)}"
-            parsed = ctx.parse(copy.value)
-            if isinstance(parsed, str):
-                found.append(Mismatch(MALFORMED, workload, copy, f"{what}: {parsed}"))
-                continue
-            resolution = ctx.resolve(workload)
-            snap = resolution.snapshot
-            if resolution.expected is None or snap is None or snap.bound is None:
-                continue
-            want = snap.bound.binding
-            name = resolution.name
-            if parsed.uid != want.uid:
-                found.append(
-                    Mismatch(
-                        REPLACED,
-                        workload,
-                        copy,
-                        f"{what}: UID {parsed.uid} is not the UID {want.uid} of checkpoint"
-                        f" {name} (the checkpoint was deleted and re-created;"
-                        " admission: automatic checkpoint UID differs)",
-                    )
-                )
-            elif parsed.generation != want.generation:
-                found.append(
-                    Mismatch(
-                        STALE,
-                        workload,
-                        copy,
-                        f"{what}: generation {parsed.generation} is not the generation"
-                        f" {want.generation} of checkpoint {name} (admission: automatic"
-                        " checkpoint generation differs)",
-                    )
-                )
-            elif parsed.digest != want.digest:
-                found.append(
-                    Mismatch(
-                        PROVENANCE,
-                        workload,
-                        copy,
-                        f"{what}: digest {parsed.digest[:12]}... is not the digest"
-                        f" {want.digest[:12]}... of checkpoint {name}: what it was captured"
-                        " from changed (admission: automatic checkpoint provenance differs)",
-                    )
-                )
+            mismatch = _classify(ctx, workload, copy, copy.value)
+            if mismatch is not None:
+                found.append(mismatch)
     ctx.memo["mismatches"] = found
     return found

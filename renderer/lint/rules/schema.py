@@ -4,9 +4,10 @@ Checks each DynamoComponentDeployment and PodCliqueSet against the schema bundle
 apiVersion and kind (`schemas/` in the repository), or, with `--crd FILE`, against the
 installed operator's CustomResourceDefinition, which also reports fields that version does
 not know (the API server would silently drop them). Reported at the offending value, with
-its JSON path. A binding value the operator cannot parse is left to `binding-malformed`
-(which quotes the operator's parse error); one it parses but that is not in the canonical
-form (upper-case hex, a leading `+` or zero in the generation) is reported here.
+its JSON path. A binding value the operator cannot parse, or parses but that is not in
+canonical form (upper-case hex, a leading `+` or zero in the generation), is left to
+`binding-malformed`, which quotes the operator's parse error or names the canonical
+value, so that one problem is one finding.
 
 Bad (a string where the API wants an integer; the API server rejects the object):
 
@@ -54,7 +55,12 @@ def _left_to_binding_malformed(ctx: LintContext, data: Any, path: Path) -> bool:
     if path[-1] != BINDING_KEY:
         return False
     value = _value_at(data, path)
-    return not isinstance(value, str) or isinstance(ctx.parse(value), str)
+    if not isinstance(value, str):
+        return True
+    parsed = ctx.parse(value)
+    # unparsable, or parsable but not canonical (`+1`, `01`, upper-case hex): both are
+    # binding-malformed, which names the operator's reading and the canonical value
+    return isinstance(parsed, str) or str(parsed) != value
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
