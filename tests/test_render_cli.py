@@ -76,8 +76,11 @@ def test_default_target_follows_enable_grove(
 
 def test_output_dir_one_file_per_object(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "dgd.yaml", "--checkpoint", "snaps", "-o", "out")
-    assert (code, out, err) == (0, "", "")
+    assert (code, err) == (0, "")
     names = sorted(p.name for p in (work / "out").iterdir())
+    assert sorted(out.splitlines()) == [f"wrote out/{name}" for name in names]
+    # A second run changes nothing, so it says nothing.
+    assert _run(capsys, "dgd.yaml", "--checkpoint", "snaps", "-o", "out") == (0, "", "")
     assert names == [
         "dynamocomponentdeployment-llama-disagg-frontend.yaml",
         "dynamocomponentdeployment-llama-disagg-vllmdecodeworker-5f8d2c1a9b.yaml",
