@@ -250,6 +250,38 @@ def test_binding_command(name: str, tmp_path: Path) -> None:
     assert run.stdout == ""  # no partial output
 
 
+# Lint skips documents of other kinds without parsing them (issue 4: a GitOps repository
+# is mostly other kinds). These cases hold nothing but a ConfigMap, so lint never reads the
+# payload and must pass cleanly; the same payloads inside a DCD must be refused instead
+# (test_lint_refuses_hostile_payloads_inside_a_dcd).
+LINT_UNRELATED_ONLY = frozenset(
+    {
+        "alias-bomb-nested.yaml",
+        "alias-bomb-wide.yaml",
+        "dup-key-bool-spelling.yaml",
+        "gen-deep-flow-seq-100k.yaml",
+        "gen-deep-flow-map-100k.yaml",
+        "gen-deep-block-3000.yaml",
+    }
+)
+CONFIGMAP_HEADER = "apiVersion: v1\nkind: ConfigMap\n"
+DCD_HEADER = "apiVersion: nvidia.com/v1beta1\nkind: DynamoComponentDeployment\n"
+
+
+def _text_of(name: str) -> str:
+    content = GENERATED[name]() if name in GENERATED else (HOSTILE / name).read_bytes()
+    return content.decode("utf-8") if isinstance(content, bytes) else content
+
+
+@pytest.mark.parametrize("name", sorted(LINT_UNRELATED_ONLY))
+def test_lint_unrelated_cases_hold_only_a_configmap(name: str) -> None:
+    """The table above is true of the files: one ConfigMap document and no other kind."""
+    text = _text_of(name)
+    assert text.startswith(CONFIGMAP_HEADER), text[:80]
+    assert re.findall(r"(?m)^kind:", text) == ["kind:"]
+    assert "\n---" not in text
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lint_command(name: str, tmp_path: Path) -> None:
     _require("lint")
@@ -260,7 +292,40 @@ def test_lint_command(name: str, tmp_path: Path) -> None:
         assert "Traceback" not in run.stderr
         assert run.code in (0, 1), run.stderr  # a lone valid snapshot: clean or warnings
         return
+    if name in LINT_UNRELATED_ONLY:
+        # not a DCD, PCS or DynamoCheckpoint: skipped unparsed, within the CPU and memory
+        # limits of run_cli; nothing reported, only the summary line on stderr
+        assert (run.code, run.stdout) == (0, ""), (run.code, run.stdout, run.stderr)
+        assert run.stderr == "dynamo-render lint: 0 errors, 0 warnings in 0 files (0 objects)\n"
+        return
     _assert_clean_failure(run, path, case, allow_finding=case.stage == BIND)
+
+
+@pytest.mark.parametrize("name", sorted(LINT_UNRELATED_ONLY))
+def test_lint_refuses_hostile_payloads_inside_a_dcd(name: str, tmp_path: Path) -> None:
+    """The same payload as a DynamoComponentDeployment is parsed, so it must be refused."""
+    _require("lint")
+    case = CASES[name]
+    text = _text_of(name)
+    path = tmp_path / name
+    # same lines (so the same line:column), now a kind lint must read
+    path.write_text(DCD_HEADER + text.removeprefix(CONFIGMAP_HEADER))
+    run = run_cli("lint", str(path))
+    _assert_clean_failure(run, path, case, allow_finding=False)
+    assert run.stdout == ""  # no partial report
+
+
+@pytest.mark.parametrize("name", sorted(LINT_UNRELATED_ONLY))
+def test_lint_skips_a_hostile_configmap_beside_a_dcd(name: str, tmp_path: Path) -> None:
+    """Skipping is per document: a ConfigMap beside a DCD stays unparsed; the DCD is linted."""
+    _require("lint")
+    path = tmp_path / name
+    path.write_text(_dcd_with_binding("v1/not-a-binding") + "---\n" + _text_of(name))
+    run = run_cli("lint", str(path))
+    assert "Traceback" not in run.stderr
+    assert run.code == 1, (run.code, run.stdout, run.stderr)
+    assert re.match(re.escape(str(path)) + r":7:\d+: error \[binding-malformed\] ", run.stdout)
+    assert "1 file (1 object)" in run.stderr
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

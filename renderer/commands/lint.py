@@ -202,6 +202,12 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     would refuse at pod admission: absent, disagreeing, replaced, stale, provenance-changed,
     malformed or misplaced. Snapshots come from --checkpoint and from DynamoCheckpoint
     objects among PATHs.
+
+    Only DynamoComponentDeployment, PodCliqueSet and DynamoCheckpoint objects are read. A
+    document whose plain top-level `kind:` line names another kind cannot hold one, so it
+    is skipped without being parsed: its YAML is not checked (use `kubectl apply
+    --dry-run` or a YAML linter for that). Every other document is parsed in full, and
+    bad input there is an error (exit 2).
     """
     if list_rules:
         click.echo(rules_listing(), nl=False)
