@@ -132,3 +132,34 @@ def test_console_example(block: Block, scratch: Path) -> None:
         assert matches(step.expected, actual), (
             f"{where} printed:\n" + "\n".join(actual) + "\n\nexpected:\n" + "\n".join(step.expected)
         )
+
+
+def test_rule_reference_is_generated_from_the_rule_docstrings() -> None:
+    """README's rule section is the docstrings' text (run scripts/update-docs after editing a rule)."""
+    from renderer.lint.ruledoc import BEGIN, END, replace_section
+    from renderer.lint.rules import RULE_MODULES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme == replace_section(readme, 3)
+    section = readme[readme.index(BEGIN) : readme.index(END)]
+    for rule_id in RULE_MODULES:
+        assert f"### `{rule_id}`" in section
+
+
+def test_readme_documents_every_option() -> None:
+    """Each command's options appear in the README's command reference."""
+    import click
+
+    from renderer.cli import COMMANDS, cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ctx = click.Context(cli)
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        assert f"`{name}" in readme, name
+        if isinstance(command, click.Group):
+            continue
+        for param in command.params:
+            if isinstance(param, click.Option) and "--help" not in param.opts:
+                assert any(f"`{opt}" in readme for opt in param.opts), (name, param.opts)
