@@ -73,7 +73,8 @@ def parse_blocks(page: Path) -> list[Block]:
             else:
                 assert steps, f"{page.name}:{start}: output before the first command"
                 steps[-1].expected.append(text)
-        blocks.append(Block(page.name if page.parent == ROOT else f"docs/{page.name}", start, steps))
+        name = page.name if page.parent == ROOT else f"docs/{page.name}"
+        blocks.append(Block(name, start, steps))
     return blocks
 
 
@@ -135,7 +136,7 @@ def test_console_example(block: Block, scratch: Path) -> None:
 
 
 def test_rule_reference_is_generated_from_the_rule_docstrings() -> None:
-    """README's rule section is the docstrings' text (run scripts/update-docs after editing a rule)."""
+    """README's rule section is the docstrings' text (after editing a rule: scripts/update-docs)."""
     from renderer.lint.ruledoc import BEGIN, END, replace_section
     from renderer.lint.rules import RULE_MODULES
 
