@@ -1,7 +1,9 @@
 """Validate located objects (and rendered plain objects) against their schema.
 
 jsonschema is imported here only inside functions: `import renderer.schema` stays cheap, and
-a lint run without schema checks never pays for it.
+a lint run without schema checks never pays for it. Objects checked against a bundled schema
+are first tried with `renderer.schema.fast` (no jsonschema); jsonschema runs only when that
+says invalid (for the messages) or cannot answer.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from renderer.errors import InputError
 from renderer.schema.bundled import BUNDLED, SchemaKey, bundled_schema
+from renderer.schema.fast import is_valid
 from renderer.schema.messages import describe
 from renderer.schema.violation import Violation
 from renderer.source.model import Mark, Path, SourceObject
@@ -116,6 +119,8 @@ def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list
     if chosen is None:
         return []
     schema, title, bundled = chosen
+    if bundled and is_valid(obj.data, schema) is True:
+        return []  # the common case, answered without importing jsonschema
     errors = _compiled(schema, title, trusted=bundled).iter_errors(obj.data)
 
     def locate(path: Path, key: bool) -> Mark:
@@ -143,6 +148,8 @@ def validate_data(
     if chosen is None:
         return []
     schema, title, bundled = chosen
+    if bundled and is_valid(data, schema) is True:
+        return []
     errors = list(_compiled(schema, title, trusted=bundled).iter_errors(data))
     if not errors:
         return []
