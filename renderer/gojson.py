@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 
 _SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Everything Go's encoder rewrites: C0 controls, quote, backslash, the HTML-unsafe
@@ -42,6 +41,8 @@ def format_float(value: float) -> str:
         raise ValueError(f"json: unsupported value: {'+' if value > 0 else '-'}Inf")
     if value == 0:
         return "-0" if math.copysign(1.0, value) < 0 else "0"
+    from decimal import Decimal  # imported on the first float, not at start-up
+
     sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
     assert isinstance(exponent, int)
     digits = "".join(map(str, digit_tuple)).rstrip("0")

@@ -8,7 +8,6 @@ workloads to snapshots.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -95,7 +94,11 @@ def mapping_at(data: Any, path: Path) -> Mapping[str, Any]:
 def _str_or_none(value: Any) -> str | None:
     if value is None:
         return None
-    return value if isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):
+        return value
+    import json  # rarely needed: keep it off the start-up path
+
+    return json.dumps(value)
 
 
 def dcd_template_annotations(obj: SourceObject) -> Path:
@@ -184,6 +187,8 @@ def _read_map(obj: SourceObject) -> MapState:
     problem = f"{BINDINGS_MAP_KEY} must be a JSON object of clique name to binding string"
     if not isinstance(raw, str):
         return MapState(obj, present=True, error=problem)
+    import json
+
     try:
         parsed = json.loads(raw)
     except ValueError as exc:

@@ -20,7 +20,6 @@ import binascii
 import math
 import re
 import struct
-from decimal import Decimal
 from typing import Any
 
 TAG_PREFIX = "tag:yaml.org,2002:"
@@ -200,6 +199,8 @@ def format_float32_g(value: float) -> str:
         text = f"{single:.{precision - 1}e}"
         if struct.unpack("f", struct.pack("f", float(text)))[0] == single:
             break
+    from decimal import Decimal  # imported on the first float32 value, not at start-up
+
     sign, digit_tuple, exponent = Decimal(text).as_tuple()
     assert isinstance(exponent, int)
     digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
