@@ -113,6 +113,7 @@ class _Frame:
         "is_map",
         "key",
         "key_mark",
+        "key_path",
         "mark",
         "merged",
         "path",
@@ -130,6 +131,9 @@ class _Frame:
         self.anchor = anchor
         self.key: Any = _MISSING  # str key awaiting its value, _MERGE, or _MISSING
         self.key_mark: Mark | None = None
+        # (*path, key) of the str key awaiting its value: built once and shared by
+        # key_marks and value_marks (one tuple per map entry instead of two saves memory)
+        self.key_path: Path = path
         self.size = 1
         self.merged: set[str] | None = None  # keys set only by a merge so far
         self.typed: dict[str, Any] | None = None  # non-str Go identities of literal keys
@@ -207,7 +211,11 @@ def build(  # one loop over events keeps the per-node cost low
                 top.key_mark = node_mark
                 continue
             if spans and not (top.is_map and top.key is _MISSING):
-                path = (*top.path, top.key if top.is_map else len(top.container))
+                if not top.is_map:
+                    path = (*top.path, len(top.container))
+                else:
+                    # (a scalar right after `<<` keeps the sentinel in its path, as before)
+                    path = top.key_path if top.key is not _MERGE else (*top.path, top.key)  # type: ignore[arg-type]
                 value_spans[path] = (
                     mark.index + index_offset,
                     event.end_mark.index + index_offset,
@@ -230,7 +238,7 @@ def build(  # one loop over events keeps the per-node cost low
                             mark.column,
                         )
                     # an inline merge source records its positions under the `<<` key
-                    path = (*top.path, top.key if top.key is not _MERGE else "<<")
+                    path = top.key_path if top.key is not _MERGE else (*top.path, "<<")
                 else:
                     path = (*top.path, len(top.container))
             else:
@@ -332,7 +340,9 @@ def build(  # one loop over events keeps the per-node cost low
                 top.typed.pop(skey, None)
             top.key = skey
             top.key_mark = node_mark
-            key_marks[(*top.path, skey)] = node_mark
+            key_path = (*top.path, skey)
+            top.key_path = key_path
+            key_marks[key_path] = node_mark
             continue
         if key is _MERGE:
             _merge(top, value, via_alias, node_mark, key_marks, value_marks)
@@ -340,8 +350,7 @@ def build(  # one loop over events keeps the per-node cost low
             continue
         if value.__class__ is float and not isfinite(value):
             raise _unsupported(value, node_mark, line_offset)
-        path = (*top.path, key)
-        value_marks[path] = node_mark
+        value_marks[top.key_path] = node_mark
         top.container[key] = value
         top.key = _MISSING
 
