@@ -1,8 +1,10 @@
 """Render benchmark: a 25-component DGD with 10 checkpointed components, cold and warm.
 
 Cold: the whole process, `python -m renderer render DGD --checkpoint DIR [--target T]`,
-median of N runs (the target on a 2-core machine is under 300 ms). Warm: `render()` in
-this process, median of N runs. Also lists the heavy modules a cold render imports.
+median and best of N runs (the target on a 2-core machine is under 300 ms), and the same
+with jsonschema imported too (what schema validation would cost without the fast path).
+Warm: `render()` in this process, median of N runs. Also lists the heavy modules a cold
+render imports.
 
     python bench/bench_render.py [--runs N] [--components 25] [--checkpointed 10]
 """
@@ -122,6 +124,23 @@ def main() -> None:
             )
         baseline = _cold([sys.executable, "-c", "pass"], opts.runs)
         print(f"bare interpreter start: median {statistics.median(baseline) * 1000:.1f} ms")
+        # What the schema checks would cost if they needed jsonschema (they do not for valid
+        # inputs and outputs: renderer.schema.fast answers those without it).
+        with_jsonschema = _cold(
+            [
+                sys.executable,
+                "-c",
+                "import jsonschema, runpy, sys; sys.argv = ['dynamo-render', *sys.argv[1:]];"
+                " runpy.run_module('renderer', run_name='__main__')",
+                *argv[3:],
+            ],
+            opts.runs,
+        )
+        print(
+            f"cold process, --target grove, jsonschema imported too: median"
+            f" {statistics.median(with_jsonschema) * 1000:.1f} ms"
+            f" (min {min(with_jsonschema) * 1000:.1f}, n={opts.runs})"
+        )
         heavy = _imports(argv)
         print(f"heavy modules imported by a cold render: {', '.join(heavy) or 'none'}")
 
