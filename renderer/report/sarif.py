@@ -22,6 +22,12 @@ def _uri(file: str) -> str:
     return quote(PurePath(file).as_posix())
 
 
+def _full_description(doc: str, summary: str) -> str:
+    """The docstring's first paragraph after the summary line (the why), else the summary."""
+    paragraphs = [p for p in doc.split("\n\n")[1:] if p.strip()]
+    return " ".join(paragraphs[0].split()) if paragraphs else summary
+
+
 def _rules() -> list[dict[str, Any]]:
     from renderer.lint.rules import all_rules
 
@@ -30,7 +36,7 @@ def _rules() -> list[dict[str, Any]]:
             "id": rule.id,
             "name": "".join(part.capitalize() for part in rule.id.split("-")),
             "shortDescription": {"text": rule.summary},
-            "fullDescription": {"text": rule.summary},
+            "fullDescription": {"text": _full_description(rule.doc, rule.summary)},
             "help": {"text": rule.doc},
             "defaultConfiguration": {"level": _LEVELS[rule.severity]},
         }

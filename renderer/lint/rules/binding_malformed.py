@@ -1,4 +1,4 @@
-"""A binding (or the PCS checkpoint map) does not parse.
+"""A binding (or the PCS checkpoint map) does not parse, or is not in canonical form.
 
 Reported with the operator's own parse message, for example
 `automatic checkpoint binding has invalid format "v1/abc"; expected
@@ -6,6 +6,13 @@ v1/<uid>/<generation>/<sha256>` or `automatic checkpoint binding generation "0" 
 invalid`. The PodCliqueSet map `nvidia.com/dynamo-checkpoint-bindings` must be a JSON
 object of clique name to binding string. Needs no snapshot: a malformed binding is
 refused whatever the checkpoint.
+
+A value the operator parses but never writes (a generation `+1` or `01`, an upper-case
+hex digest) is malformed too: nothing that renders bindings produced it, so it was
+edited. The message says it is not in canonical form and names the canonical value (the
+captured checkpoint's binding, or, without a snapshot, the canonical spelling of the same
+value); with the snapshot, `--fix` writes the computed binding. Rule `schema` leaves these
+values to this rule, so each is one finding.
 
 Bad:
 
