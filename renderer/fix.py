@@ -221,10 +221,15 @@ class _Planner:
                 key, tree, column=column, step=step, key_quote=key_quote, value_style=value_style
             )
         )
-        for other, offset in entries:
-            if other > key and self.starts_line(offset):
-                at = self.line_start(offset)
-                return Edit(at, at, block)
+        # Keys already in sorted order (annotation maps as render writes them) get the new
+        # key in its sorted place; otherwise (metadata: name, namespace, labels, ...) it goes
+        # last, where render puts annotations.
+        names = [other for other, _ in entries]
+        if names == sorted(names):
+            for other, offset in entries:
+                if other > key and self.starts_line(offset):
+                    at = self.line_start(offset)
+                    return Edit(at, at, block)
         at = self.subtree_end((*path, entries[-1][0]))
         if at == len(self.text) and not self.text.endswith("\n"):
             block = self.nl + block
