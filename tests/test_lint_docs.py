@@ -1,0 +1,54 @@
+"""docs/lint.md documents every rule (from its docstring), the json report, and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from renderer.cli import cli
+
+ROOT = Path(__file__).parent.parent
+PAGE = ROOT / "docs" / "lint.md"
+
+
+def test_rule_section_is_generated_from_the_docstrings() -> None:
+    """Regenerate with `python -m renderer.lint.docs docs/lint.md` when this fails."""
+    from renderer.lint.docs import with_rules
+
+    page = PAGE.read_text(encoding="utf-8")
+    assert page == with_rules(page)
+
+
+def test_every_rule_docstring_is_on_the_page() -> None:
+    from renderer.lint.rules import all_rules
+
+    page = PAGE.read_text(encoding="utf-8")
+    for rule in all_rules():
+        assert f"### `{rule.id}`" in page, rule.id
+        assert rule.doc in page.replace(f"Default severity: {rule.severity}.\n\n", ""), rule.id
+
+
+def test_every_json_report_field_is_documented() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    snapshot = str(ROOT / "tests" / "vectors" / "02-worker-baseline.input.yaml")
+    fixture = str(ROOT / "tests" / "fixtures" / "lint" / "report" / "several-rules.yaml")
+    result = CliRunner().invoke(
+        cli, ["--no-config", "lint", fixture, "--checkpoint", snapshot, "--format", "json"]
+    )
+    report = json.loads(result.stdout)
+    fields = {*report, *report["summary"], *report["findings"][0]}
+    fields |= {key for f in report["findings"] for action in f["fix"] for key in action}
+    for field in fields:
+        assert f"`{field}`" in page, field
+
+
+def test_exit_codes_and_formats_are_documented() -> None:
+    from renderer.report import FORMATS
+
+    page = PAGE.read_text(encoding="utf-8")
+    for code in ("| 0 |", "| 1 |", "| 2 |"):
+        assert code in page
+    for fmt in FORMATS:
+        assert f"### {fmt}" in page
