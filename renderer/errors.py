@@ -13,7 +13,11 @@ class InputError(DynamoRenderError):
     """Input that cannot be read: names the file and the 1-based line and column."""
 
     def __init__(
-        self, message: str, file: str = "<input>", line: int | None = None, column: int | None = None
+        self,
+        message: str,
+        file: str = "<input>",
+        line: int | None = None,
+        column: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message

@@ -9,10 +9,18 @@ from __future__ import annotations
 import math
 import re
 
-_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
 # Everything Go's encoder rewrites: C0 controls, quote, backslash, the HTML-unsafe
 # trio, the two JavaScript line separators, and lone surrogates (invalid UTF-8 in Go).
-_NEEDS_ESCAPE = re.compile("[\x00-\x1f\"\\\\<>&\u2028\u2029\ud800-\udfff]")
+_NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\<>&\u2028\u2029\ud800-\udfff]')
 
 
 def _escape_char(match: re.Match[str]) -> str:

@@ -170,6 +170,15 @@ def test_load_config_reports_an_unreadable_file(tmp_path: Path) -> None:
         load_config(str(tmp_path / "missing.yaml"))
 
 
+def test_the_bundled_example_config_reads(tmp_path: Path) -> None:
+    # examples/dynamo-render.yaml is the walkthrough's starting config: it must stay a valid
+    # config (the schema tests skip it, it is not a Kubernetes object).
+    config = load_config(str(EXAMPLES / "dynamo-render.yaml"), cwd=str(tmp_path))
+    assert [(Path(j.dgd).name, j.target) for j in config.render] == [("dgd.yaml", "dcd")]
+    assert [Path(p).name for p in config.lint.paths] == ["rendered", "snapshots"]
+    assert [Path(p).name for p in config.lint.checkpoints] == ["snapshots"]
+
+
 # --- through the command line ---------------------------------------------------------------
 
 

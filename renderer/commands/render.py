@@ -192,7 +192,7 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
         Path(output_dir).mkdir(parents=True, exist_ok=True)
         for path, content in outcome.files:
             write_atomic(path, content)
-            # Like `helm template --output-dir`: say what changed on disk (unchanged files are skipped).
+            # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
             click.echo(f"wrote {path}")
     if outcome.stdout:
         click.echo(outcome.stdout, nl=False)
