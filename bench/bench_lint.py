@@ -31,74 +31,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from corpus_templates import CONFIGMAP, DEPLOYMENT, SERVICE
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 RENDERED = sorted((EXAMPLES / "rendered").glob("*/*.yaml"))
 SNAPSHOTS = sorted((EXAMPLES / "snapshots").glob("*.yaml"))
 TOP_NAME = re.compile(r"^(  name: llama-disagg)", re.MULTILINE)
 DIGEST = re.compile(r"(v1/[0-9a-f-]+/)(1)(/[0-9a-f]{63})([0-9a-f])")
-
-_DEPLOYMENT = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web-{n}
-  namespace: team-{ns}
-  labels: {{app: web-{n}, tier: frontend}}
-  annotations:
-    deployment.kubernetes.io/revision: "3"
-spec:
-  replicas: {replicas}
-  selector:
-    matchLabels:
-      app: web-{n}
-  template:
-    metadata:
-      labels:
-        app: web-{n}
-    spec:
-      containers:
-      - name: main
-        image: registry.example.com/web:1.{n}.0
-        ports:
-        - containerPort: 8080
-          protocol: TCP
-        resources:
-          limits: {{cpu: 500m, memory: 512Mi}}
-          requests: {{cpu: 0.25, memory: 256Mi}}
-        env:
-        - name: LOG_LEVEL
-          value: info
-        - name: ENABLED
-          value: "true"
-"""
-_SERVICE = """\
-apiVersion: v1
-kind: Service
-metadata:
-  name: svc-{n}
-  namespace: team-{ns}
-spec:
-  selector: {{app: web-{n}}}
-  ports:
-  - port: 80
-    targetPort: 8080
-    protocol: TCP
-"""
-_CONFIGMAP = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings-{n}
-  namespace: team-{ns}
-data:
-  LOG_LEVEL: info
-  FEATURE_FLAGS: "a,b,c"
-  config.yaml: |
-    server:
-      port: 8080
-      workers: {replicas}
-"""
 
 
 def _rendered_copy(text: str, n: int, wrong: str | None) -> str:
@@ -127,8 +67,9 @@ def generate(root: Path, manifests: int, scale: int = 1) -> tuple[int, int]:
             text = _rendered_copy(templates[index], n, wrong)
             count += per_template[index]
         else:
-            parts = [_DEPLOYMENT, _SERVICE, _CONFIGMAP] * scale
-            text = "---\n".join(t.format(n=n, ns=n % 7, replicas=n % 5 + 1) for t in parts)
+            parts = [DEPLOYMENT, SERVICE, CONFIGMAP] * scale
+            fields = {"n": n, "ns": n % 7, "replicas": n % 5 + 1, "extra": ""}
+            text = "---\n".join(t.format(**fields) for t in parts)
             count += len(parts)
         sub = root / f"team-{n % 7}"
         sub.mkdir(exist_ok=True)

@@ -15,57 +15,9 @@ import time
 from collections.abc import Callable
 
 import yaml
+from corpus_templates import DEPLOYMENT, SERVICE
 
 from renderer.source import load_bytes
-
-_DEPLOYMENT = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web-{n}
-  namespace: team-{ns}
-  labels: {{app: web-{n}, tier: frontend}}
-  annotations:
-    deployment.kubernetes.io/revision: "3"
-spec:
-  replicas: {replicas}
-  selector:
-    matchLabels:
-      app: web-{n}
-  template:
-    metadata:
-      labels:
-        app: web-{n}
-    spec:
-      containers:
-      - name: main
-        image: registry.example.com/web:1.{n}.0
-        ports:
-        - containerPort: 8080
-          protocol: TCP
-        resources:
-          limits: {{cpu: 500m, memory: 512Mi}}
-          requests: {{cpu: 0.25, memory: 256Mi}}
-        env:
-        - name: LOG_LEVEL
-          value: info
-        - name: ENABLED
-          value: "true"
-{extra}"""
-
-_SERVICE = """\
-apiVersion: v1
-kind: Service
-metadata:
-  name: svc-{n}
-  namespace: team-{ns}
-spec:
-  selector: {{app: web-{n}}}
-  ports:
-  - port: 80
-    targetPort: 8080
-    protocol: TCP
-"""
 
 _DCD = """\
 apiVersion: nvidia.com/v1alpha1
@@ -127,7 +79,7 @@ _EXTRA_LINE = "        # padding comment to make the document bigger {k}\n"
 
 def corpus(docs: int, big: bool) -> bytes:
     parts = []
-    templates = (_DEPLOYMENT, _SERVICE, _DEPLOYMENT, _SERVICE, _DCD, _PCS, _DEPLOYMENT, _SERVICE)
+    templates = (DEPLOYMENT, SERVICE, DEPLOYMENT, SERVICE, _DCD, _PCS, DEPLOYMENT, SERVICE)
     for n in range(docs):
         template = templates[n % len(templates)]
         extra = ""
