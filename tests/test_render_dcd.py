@@ -208,3 +208,44 @@ def test_multinode_and_gms_dcd_is_a_spec_copy(snapshot: SnapshotAssertion) -> No
     )
     objects = render(dgd(text), load(BASELINE), target="dcd").objects
     assert dump_stream([("dgd.yaml", o) for o in objects]) == snapshot
+
+
+def test_v1alpha1_component_labels_and_annotations_win_over_the_dgds() -> None:
+    # A v1alpha1 component's own `labels`/`annotations` are its pod metadata too: a DGD
+    # value for the same key is low priority and is not added to extraPodMetadata.
+    text = V1ALPHA1_TWO_CHECKPOINTED.replace(
+        "  services:\n",
+        "  labels:\n    team: dgd\n  annotations:\n    owner: dgd\n    other: dgd\n  services:\n",
+    ).replace(
+        "    Frontend:\n      componentType: frontend\n",
+        "    Frontend:\n      componentType: frontend\n"
+        "      labels:\n        team: fe\n      annotations:\n        owner: fe\n",
+    )
+    frontend = _dcds(text, BASELINE, MINIMAL)["llama-disagg-frontend"]
+    assert frontend["spec"]["labels"]["team"] == "fe"
+    assert frontend["spec"]["annotations"] == {"owner": "fe"}
+    assert frontend["spec"]["extraPodMetadata"] == {"annotations": {"other": "dgd"}}
+    assert frontend["metadata"]["labels"]["team"] == "fe"
+
+
+def test_reserved_annotations_never_reach_a_non_checkpointed_dcd() -> None:
+    # A binding or restore-candidate annotation written in the DGD is dropped (warned):
+    # only a checkpointed component's DCD carries them, with the renderer's values.
+    text = V1ALPHA1_TWO_CHECKPOINTED.replace(
+        "  services:\n",
+        f"  annotations:\n    {BINDING_KEY}: v1/stale/1/00\n  services:\n",
+    ).replace(
+        "    Frontend:\n      componentType: frontend\n",
+        "    Frontend:\n      componentType: frontend\n"
+        f'      annotations:\n        {RESTORE_CANDIDATE_KEY}: "true"\n'
+        f"      extraPodMetadata:\n        annotations:\n          {CHECKPOINT_NAME_KEY}: x\n",
+    )
+    result = render(dgd(text), load(BASELINE) + load(MINIMAL), target="dcd")
+    by_name = {o["metadata"]["name"]: o for o in result.objects}
+    frontend = by_name["llama-disagg-frontend"]
+    assert not RESTORE_KEYS & _all_keys(frontend)
+    decode = by_name[f"llama-disagg-vllmdecodeworker-{WORKER_HASH}"]
+    _assert_two_copies(
+        decode, expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978"
+    )
+    assert sum("written only by the renderer" in w for w in result.warnings) == 3

@@ -286,3 +286,80 @@ def test_scaling_group_replicas_absent_when_the_component_has_none() -> None:
     (group,) = pcs["spec"]["template"]["podCliqueScalingGroups"]
     assert "replicas" not in group  # the operator passes the nil pointer through
     assert group["minAvailable"] == 1
+
+
+def test_pod_labels_cannot_override_the_system_labels() -> None:
+    # The operator's generateLabels merges DGD and pod-template labels, then re-applies
+    # every system label: selector, DGD name, component, component type, namespace.
+    component = decode_beta().replace(
+        "      podTemplate:\n",
+        "      podTemplate:\n        metadata:\n          labels:\n"
+        "            nvidia.com/selector: mine\n            nvidia.com/dynamo-component: Other\n"
+        "            nvidia.com/dynamo-component-type: other\n            team: pods\n",
+    )
+    text = v1beta1_dgd(component, extra_spec="  labels:\n    team: dgd\n    tier: gold\n")
+    labels = _cliques(_pcs(text, BASELINE))["vllmdecodeworker"]["labels"]
+    assert labels["nvidia.com/selector"] == "llama-disagg-vllmdecodeworker"
+    assert labels["nvidia.com/dynamo-component"] == "VllmDecodeWorker"
+    assert labels["nvidia.com/dynamo-component-type"] == "decode"
+    assert labels["team"] == "pods"  # the component's own label wins over the DGD's
+    assert labels["tier"] == "gold"
+
+
+def test_scaling_group_takes_the_components_min_available() -> None:
+    # The operator's buildGroveScalingGroupConfig: minAvailable = component's, else 1.
+    # The multinode cliques still take their replicas.
+    text = v1beta1_dgd(
+        decode_beta(extra="      minAvailable: 2\n      multinode:\n        nodeCount: 3\n")
+    )
+    pcs = _pcs(text, BASELINE)
+    (group,) = pcs["spec"]["template"]["podCliqueScalingGroups"]
+    assert group["minAvailable"] == 2
+    cliques = _cliques(pcs)
+    assert cliques["vllmdecodeworker-ldr"]["spec"]["minAvailable"] == 1
+    assert cliques["vllmdecodeworker-wkr"]["spec"]["minAvailable"] == 2
+
+
+def test_trtllm_startup_order_only_for_worker_components() -> None:
+    # The operator resolves the backend per component: a non-worker is always the no-op
+    # backend, so a multinode frontend of a TRT-LLM graph gets no startsAfter.
+    frontend = FRONTEND_BETA.replace(
+        "      replicas: 1\n", "      replicas: 1\n      multinode:\n        nodeCount: 2\n"
+    )
+    text = v1beta1_dgd(
+        frontend
+        + decode_beta(extra="      multinode:\n        nodeCount: 2\n", command="dynamo.trtllm"),
+    )
+    cliques = _cliques(_pcs(text, BASELINE))
+    assert "startsAfter" not in cliques["frontend-ldr"]["spec"]
+    assert cliques["vllmdecodeworker-ldr"]["spec"]["startsAfter"] == ["vllmdecodeworker-wkr"]
+
+
+def test_trtllm_startup_order_from_the_dgd_backend_when_undetectable() -> None:
+    # A worker whose command names no backend falls back to spec.backendFramework.
+    component = decode_beta(extra="      multinode:\n        nodeCount: 2\n").replace(
+        "              command: [python3, -m, dynamo.vllm]\n", ""
+    )
+    text = v1beta1_dgd(component, extra_spec="  backendFramework: trtllm\n")
+    cliques = _cliques(_pcs(text, BASELINE))
+    assert cliques["vllmdecodeworker-ldr"]["spec"]["startsAfter"] == ["vllmdecodeworker-wkr"]
+
+
+def test_reserved_annotations_written_in_the_dgd_are_dropped() -> None:
+    # Only the renderer stamps the binding and restore-candidate set (engine cliques of a
+    # checkpointed component) and the map (PCS); the operator clears copies elsewhere.
+    frontend = FRONTEND_BETA.replace(
+        "      podTemplate:\n",
+        "      podTemplate:\n        metadata:\n          annotations:\n"
+        f"            {BINDING_KEY}: v1/stale/1/00\n"
+        f'            {RESTORE_CANDIDATE_KEY}: "true"\n',
+    )
+    text = v1beta1_dgd(
+        frontend + decode_beta(),
+        extra_spec=f"  annotations:\n    {BINDINGS_MAP_KEY}: '{{}}'\n    team: x\n",
+    )
+    result = render(dgd(text), load(BASELINE), target="grove")
+    pcs = result.objects[0]
+    _assert_placement(pcs, {"vllmdecodeworker": expected_binding(BASELINE_BINDING)})
+    assert _cliques(pcs)["frontend"]["annotations"] == {"team": "x"}
+    assert sum("written only by the renderer" in w for w in result.warnings) == 3

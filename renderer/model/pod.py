@@ -13,8 +13,16 @@ import re
 from typing import Any
 
 from renderer.errors import InputError
-from renderer.keys import MAIN_CONTAINER
+from renderer.keys import (
+    BINDING_KEY,
+    BINDINGS_MAP_KEY,
+    CHECKPOINT_NAME_KEY,
+    MAIN_CONTAINER,
+    RESTORE_CANDIDATE_KEY,
+    TARGET_CONTAINERS_KEY,
+)
 from renderer.model.dgd import Component, Graph
+from renderer.source.model import Path
 
 BACKENDS = ("vllm", "sglang", "trtllm")
 # `python -m dynamo.<backend>...` in the main container's command line, as the operator
@@ -55,9 +63,51 @@ def pod_annotations(graph: Graph, component: Component) -> dict[str, str]:
     return _str_map(_dict(_dict(spec.get("podTemplate")).get("metadata")).get("annotations"))
 
 
-def merge_low_priority(base: dict[str, str], own: dict[str, str]) -> dict[str, str]:
-    """DGD-level values under the component's own: the component wins on a shared key."""
-    return {**base, **own}
+# Annotations only the renderer writes, and only where the operator writes them: the
+# binding and the restore-candidate set on a checkpointed component's engine pods, the
+# binding map on the PodCliqueSet. The operator clears them everywhere else, so a copy
+# written in the DGD (at DGD or component level) is dropped.
+RESERVED_ANNOTATIONS = frozenset(
+    {
+        BINDING_KEY,
+        RESTORE_CANDIDATE_KEY,
+        CHECKPOINT_NAME_KEY,
+        TARGET_CONTAINERS_KEY,
+        BINDINGS_MAP_KEY,
+    }
+)
+
+
+def without_reserved(annotations: dict[str, str]) -> dict[str, str]:
+    """`annotations` minus the keys only the renderer writes (see RESERVED_ANNOTATIONS)."""
+    return {k: v for k, v in annotations.items() if k not in RESERVED_ANNOTATIONS}
+
+
+def reserved_annotation_sites(graph: Graph) -> list[tuple[Path, str]]:
+    """(path, key) of every reserved annotation the DGD itself writes, for warnings."""
+    sites: list[tuple[Path, str]] = [
+        (("spec", "annotations", key), key)
+        for key in sorted(graph.annotations)
+        if key in RESERVED_ANNOTATIONS
+    ]
+    for component in graph.components:
+        spec = component.spec
+        if graph.is_v1alpha1:
+            holders: list[tuple[Path, Any]] = [
+                (("annotations",), spec.get("annotations")),
+                (
+                    ("extraPodMetadata", "annotations"),
+                    _dict(spec.get("extraPodMetadata")).get("annotations"),
+                ),
+            ]
+        else:
+            metadata = _dict(_dict(spec.get("podTemplate")).get("metadata"))
+            holders = [(("podTemplate", "metadata", "annotations"), metadata.get("annotations"))]
+        for relative, written in holders:
+            for key in sorted(_str_map(written)):
+                if key in RESERVED_ANNOTATIONS:
+                    sites.append(((*component.path, *relative, key), key))
+    return sites
 
 
 def merge_env(common: list[dict[str, Any]], specific: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -127,6 +177,18 @@ def backend_framework(graph: Graph) -> str:
             )
         detected, detected_by = backend, component
     return detected
+
+
+def component_backend(graph: Graph, component: Component) -> str:
+    """The backend the operator renders one component's pods with ("" for none).
+
+    Non-worker components always use the no-op backend; a worker uses the backend its
+    own command runs, else the DGD's spec.backendFramework. (The DCD field
+    `backendFramework` is graph-wide: see `backend_framework`.)
+    """
+    if not component.is_worker:
+        return ""
+    return detect_backend(graph, component) or graph.backend_framework
 
 
 def grove_pod_spec(graph: Graph, component: Component) -> dict[str, Any]:

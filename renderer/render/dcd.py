@@ -19,7 +19,7 @@ from renderer.keys import (
     WORKER_HASH_LABEL,
 )
 from renderer.model import Component, Graph
-from renderer.model.pod import merge_dgd_env_v1beta1, merge_env, merge_low_priority
+from renderer.model.pod import merge_dgd_env_v1beta1, merge_env, without_reserved
 from renderer.render.match import Match, restore_annotations
 from renderer.render.names import dcd_name
 
@@ -47,8 +47,14 @@ def _str_map(value: Any) -> dict[str, str]:
 def _stamp_pod_metadata(
     metadata_parent: dict[str, Any], key: str, labels: dict[str, str], annotations: dict[str, str]
 ) -> None:
-    """Merge into the pod metadata block at parent[key], creating it only when needed."""
+    """Merge into the pod metadata block at parent[key], creating it only when needed.
+
+    Reserved annotations written in the DGD are dropped first (see RESERVED_ANNOTATIONS):
+    only the renderer's own copies, passed in `annotations`, remain.
+    """
     existing = metadata_parent.get(key)
+    if isinstance(existing, dict) and isinstance(existing.get("annotations"), dict):
+        existing["annotations"] = without_reserved(existing["annotations"])
     if not labels and not annotations and not isinstance(existing, dict):
         return
     if not isinstance(existing, dict) and key == "metadata":
@@ -85,7 +91,7 @@ def render_dcd(
     graph: Graph, component: Component, match: Match | None, backend: str
 ) -> dict[str, Any]:
     """The DCD the operator creates for one component."""
-    from renderer.model.pod import pod_labels
+    from renderer.model.pod import pod_annotations, pod_labels
 
     worker_hash = match.checkpoint.worker_hash if match is not None else ""
     name = dcd_name(graph.name, component.name, worker_hash if component.is_worker else "")
@@ -115,14 +121,19 @@ def render_dcd(
         if graph.env and holder is not None:
             merge_dgd_env_v1beta1(_dict_at(holder, "spec"), graph)
     if holder is not None:
-        own = holder.get(key)
-        own_labels = _str_map(own.get("labels")) if isinstance(own, dict) else {}
-        own_annotations = _str_map(own.get("annotations")) if isinstance(own, dict) else {}
+        # DGD-level values only where the component sets none of its own (v1alpha1: in
+        # its `labels`/`annotations` or in extraPodMetadata), so the component wins.
+        own_labels = pod_labels(graph, component)
+        own_annotations = pod_annotations(graph, component)
+        dgd_labels = {k: v for k, v in graph.labels.items() if k not in own_labels}
+        dgd_annotations = {
+            k: v for k, v in without_reserved(graph.annotations).items() if k not in own_annotations
+        }
         _stamp_pod_metadata(
             holder,
             key,
-            {**merge_low_priority(graph.labels, own_labels), **pod_label_adds},
-            {**merge_low_priority(graph.annotations, own_annotations), **pod_annotation_adds},
+            {**dgd_labels, **pod_label_adds},
+            {**dgd_annotations, **pod_annotation_adds},
         )
     if match is not None and match.gated:
         spec["replicas"] = 0
@@ -139,6 +150,9 @@ def render_dcd(
 
 def _v1alpha1_extras(graph: Graph, component: Component, spec: dict[str, Any]) -> None:
     """v1alpha1 DCDs also carry serviceName, dynamoNamespace and spec.labels, and envs."""
+    if isinstance(spec.get("annotations"), dict):
+        # The component-level pod annotations: reserved keys are the renderer's alone.
+        spec["annotations"] = without_reserved(spec["annotations"])
     spec["serviceName"] = component.name
     spec["dynamoNamespace"] = graph.dynamo_namespace(component)
     spec["labels"] = sorted_map(

@@ -27,7 +27,13 @@ from renderer.keys import (
 )
 from renderer.model import Component, Graph
 from renderer.model.cliques import GMS, LEADER, WORKER, Role, expand_roles, uses_scaling_group
-from renderer.model.pod import grove_pod_spec, pod_annotations, pod_labels
+from renderer.model.pod import (
+    component_backend,
+    grove_pod_spec,
+    pod_annotations,
+    pod_labels,
+    without_reserved,
+)
 from renderer.render.dcd import sorted_map
 from renderer.render.match import Match, restore_annotations
 from renderer.render.names import CliqueBudget, pcs_name
@@ -52,7 +58,11 @@ def clique_budgets(graph: Graph) -> list[CliqueBudget]:
 
 
 def _starts_after(component: Component, role: Role, roles: list[Role], backend: str) -> list[str]:
-    """Explicit startup order: engines after their rank's GMS; TRT-LLM leaders after workers."""
+    """Explicit startup order: engines after their rank's GMS; TRT-LLM leaders after workers.
+
+    `backend` is the component's own backend (`component_backend`): the operator resolves
+    it per component, so a non-worker multinode component never gets the TRT-LLM order.
+    """
     after: list[str] = []
     if component.inter_pod_gms and role.engine:
         after += [r.name for r in roles if r.kind == GMS and r.rank == role.rank]
@@ -70,13 +80,14 @@ def _labels(graph: Graph, component: Component, worker_hash: str) -> dict[str, s
         system[COMPONENT_TYPE_LABEL] = component.type
     if component.is_worker and worker_hash:
         system[WORKER_HASH_LABEL] = worker_hash
-    base = {
+    system = {
         SELECTOR_LABEL: f"{graph.name}-{component.lower_name}",
         COMPONENT_LABEL: component.name,
         **system,
     }
-    # DGD labels under the component's, the component's over the base; system labels last.
-    return sorted_map({**base, **graph.labels, **pod_labels(graph, component), **system})
+    # DGD labels under the component's own; the operator then re-applies every system
+    # label (selector and component included), so a pod label cannot override one.
+    return sorted_map({**system, **graph.labels, **pod_labels(graph, component), **system})
 
 
 def _min_available(component: Component, role: Role) -> int:
@@ -94,7 +105,9 @@ def _cliques(
     roles = expand_roles(component)
     worker_hash = match.checkpoint.worker_hash if match is not None else ""
     labels = _labels(graph, component, worker_hash)
-    annotations = {**graph.annotations, **pod_annotations(graph, component)}
+    # Reserved annotations written in the DGD are dropped: only engine cliques of a
+    # checkpointed component get them, from the renderer (see RESERVED_ANNOTATIONS).
+    annotations = without_reserved({**graph.annotations, **pod_annotations(graph, component)})
     pod_spec = grove_pod_spec(graph, component)
     gated = match is not None and match.gated
     cliques: list[dict[str, Any]] = []
@@ -132,14 +145,14 @@ def _scaling_group(component: Component, match: Match | None) -> dict[str, Any]:
         group["replicas"] = 0
     elif component.replicas is not None:
         group["replicas"] = component.replicas
-    group["minAvailable"] = 1
+    # The operator's scaling group takes the component's minAvailable, else 1.
+    group["minAvailable"] = component.min_available if component.min_available is not None else 1
     return group
 
 
 def render_pcs(
     graph: Graph,
     matches: dict[str, Match],
-    backend: str,
     *,
     termination_delay: str = DEFAULT_TERMINATION_DELAY,
 ) -> dict[str, Any]:
@@ -150,12 +163,14 @@ def render_pcs(
     bindings: dict[str, str] = {}
     for component in graph.components:
         match = matches.get(component.name)
-        component_cliques, component_bindings = _cliques(graph, component, match, backend)
+        component_cliques, component_bindings = _cliques(
+            graph, component, match, component_backend(graph, component)
+        )
         cliques += component_cliques
         bindings.update(component_bindings)
         if uses_scaling_group(component):
             groups.append(_scaling_group(component, match))
-    annotations = dict(graph.annotations)
+    annotations = without_reserved(graph.annotations)
     if bindings:
         annotations[BINDINGS_MAP_KEY] = json.dumps(bindings, sort_keys=True, separators=(",", ":"))
     metadata: dict[str, Any] = {
