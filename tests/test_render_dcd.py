@@ -6,6 +6,7 @@ from typing import Any
 
 from render_support import (
     BASELINE,
+    BASELINE_NAME,
     EXAMPLES,
     FAILED_PHASE,
     FRONTEND_BETA,
@@ -249,3 +250,38 @@ def test_reserved_annotations_never_reach_a_non_checkpointed_dcd() -> None:
         decode, expected_binding("02-worker-baseline"), "checkpoint-9f1e2d3c4b5a6978"
     )
     assert sum("written only by the renderer" in w for w in result.warnings) == 3
+
+
+def test_target_containers_follow_the_components_target_container_name() -> None:
+    # The operator's checkpoint resolver: the service's checkpoint.targetContainerName
+    # overrides the restore targets; without it they are the capture's (here `main`).
+    text = v1beta1_dgd(decode_beta(checkpoint="          targetContainerName: engine\n"))
+    (dcd,) = _dcds(text, BASELINE).values()
+    assert _pod_metadata(dcd)["annotations"][TARGET_CONTAINERS_KEY] == "engine"
+    (dcd,) = _dcds(v1beta1_dgd(decode_beta()), BASELINE).values()
+    assert _pod_metadata(dcd)["annotations"][TARGET_CONTAINERS_KEY] == "main"
+
+
+def test_dynamo_namespace_label_and_field() -> None:
+    # The operator's ComputeDynamoNamespace: "<ns>-<dgd>" with dots in the DGD name made
+    # hyphens (it is the first segment of dotted endpoint paths); "dynamo" when global.
+    text = V1ALPHA1_TWO_CHECKPOINTED.replace("name: llama-disagg", "name: llama.v2").replace(
+        "    Frontend:\n      componentType: frontend\n",
+        "    Frontend:\n      componentType: frontend\n      globalDynamoNamespace: true\n",
+    )
+    # The baseline snapshot's labels name llama-disagg: bind the decode worker by name.
+    text = text.replace(
+        "      checkpoint:\n        enabled: true\n      extraPodSpec",
+        f"      checkpoint:\n        enabled: true\n        checkpointRef: {BASELINE_NAME}\n"
+        "      extraPodSpec",
+    )
+    snapshots = load(BASELINE) + load(MINIMAL)
+    objects = render(dgd(text), snapshots, target="dcd").objects
+    by_name = {o["metadata"]["name"]: o for o in objects}
+    decode = by_name[f"llama.v2-vllmdecodeworker-{WORKER_HASH}"]
+    assert decode["metadata"]["labels"][DYNAMO_NAMESPACE_LABEL] == "dynamo-prod-llama-v2"
+    assert decode["spec"]["dynamoNamespace"] == "dynamo-prod-llama-v2"
+    assert decode["spec"]["labels"][DYNAMO_NAMESPACE_LABEL] == "dynamo-prod-llama-v2"
+    frontend = by_name["llama.v2-frontend"]
+    assert frontend["metadata"]["labels"][DYNAMO_NAMESPACE_LABEL] == "dynamo"
+    assert frontend["spec"]["dynamoNamespace"] == "dynamo"

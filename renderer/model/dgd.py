@@ -44,6 +44,8 @@ class CheckpointConfig:
     deletion_policy: str  # Delete | Retain
     checkpoint_ref: str | None
     path: Path  # where the block is in the DGD, for messages
+    # targetContainerName: the container a restore targets (None: as the checkpoint says)
+    target_container: str | None = None
 
 
 @dataclass
@@ -114,9 +116,14 @@ class Graph:
         return self.metadata_annotations.get(ENABLE_GROVE_ANNOTATION) == "true"
 
     def dynamo_namespace(self, component: Component) -> str:
+        """`<k8s namespace>-<dgd name>`, or `dynamo` for a global-namespace component.
+
+        Dots in the DGD name become hyphens, as the operator's ComputeDynamoNamespace
+        does: the Dynamo namespace is the first segment of dotted endpoint paths.
+        """
         if component.global_namespace:
             return GLOBAL_DYNAMO_NAMESPACE
-        return f"{self.namespace}-{self.name}"
+        return f"{self.namespace}-{self.name.replace('.', '-')}"
 
 
 class _Reader:
@@ -199,7 +206,8 @@ def _checkpoint(reader: _Reader, block: dict[str, Any], path: Path) -> Checkpoin
         )
     deletion = reader.get(block, path, "deletionPolicy", str) or "Delete"
     ref = reader.get(block, path, "checkpointRef", str) or None
-    return CheckpointConfig(enabled, mode, policy, deletion, ref, path)
+    target = reader.get(block, path, "targetContainerName", str) or None
+    return CheckpointConfig(enabled, mode, policy, deletion, ref, path, target)
 
 
 def _component(

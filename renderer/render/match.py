@@ -178,13 +178,18 @@ def match_checkpoints(
     return matches, warnings
 
 
-def target_containers(checkpoint: Checkpoint) -> str:
-    """The containers a restore targets, as the capture recorded them.
+def target_containers(checkpoint: Checkpoint, configured: str | None = None) -> str:
+    """The containers a restore targets.
 
-    The capture pod template's own `nvidia.com/snapshot-target-containers` annotation when
+    The component's own `checkpoint.targetContainerName` when set (the operator's
+    resolver lets it override the checkpoint), else as the capture recorded them: the
+    capture pod template's `nvidia.com/snapshot-target-containers` annotation when
     present, else the job's targetContainerName, else `main`.
     """
     from renderer.keys import MAIN_CONTAINER, TARGET_CONTAINERS_KEY
+
+    if configured:
+        return configured
 
     def child(value: object, key: str) -> object:
         return value.get(key) if isinstance(value, dict) else None
@@ -202,8 +207,10 @@ def restore_annotations(match: Match) -> dict[str, str]:
     """The pod annotations that make a pod a restore candidate of the matched checkpoint."""
     from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY, TARGET_CONTAINERS_KEY
 
+    config = match.component.checkpoint
+    assert config is not None  # only checkpointed components are matched
     return {
         RESTORE_CANDIDATE_KEY: "true",
         CHECKPOINT_NAME_KEY: match.checkpoint.name,
-        TARGET_CONTAINERS_KEY: target_containers(match.checkpoint),
+        TARGET_CONTAINERS_KEY: target_containers(match.checkpoint, config.target_container),
     }
