@@ -86,6 +86,17 @@ CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
         ),
         [(BASELINE, "a.yaml")],
     ),
+    # Grove needs unique clique names: "dec-ldr" is both a component and the leader
+    # clique of the multinode component "dec".
+    "grove-clique-name-collision": (
+        v1beta1_dgd(
+            FRONTEND_BETA.replace("name: Frontend", "name: dec-ldr")
+            + FRONTEND_BETA.replace("name: Frontend", "name: dec").replace(
+                "      replicas: 1\n", "      multinode:\n        nodeCount: 2\n"
+            )
+        ),
+        [],
+    ),
     "label-value-too-long": (
         v1beta1_dgd(FRONTEND_BETA, name="a" * 60),
         [],
@@ -96,7 +107,7 @@ CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
     ),
     "no-namespace": (SINGLE.replace("  namespace: dynamo-prod\n", "", 1), []),
 }
-GROVE_CASES = {"grove-budget-exceeded"}
+GROVE_CASES = {"grove-budget-exceeded", "grove-clique-name-collision"}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

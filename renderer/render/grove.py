@@ -36,7 +36,7 @@ from renderer.model.pod import (
 )
 from renderer.render.dcd import sorted_map
 from renderer.render.match import Match, restore_annotations
-from renderer.render.names import CliqueBudget, pcs_name
+from renderer.render.names import CliqueBudget, UnsafeNameError, pcs_name
 
 PCS_API_VERSION = "grove.io/v1alpha1"
 PCS_KIND = "PodCliqueSet"
@@ -161,11 +161,22 @@ def render_pcs(
     cliques: list[dict[str, Any]] = []
     groups: list[dict[str, Any]] = []
     bindings: dict[str, str] = {}
+    owners: dict[str, str] = {}  # clique name -> the component that expands into it
     for component in graph.components:
         match = matches.get(component.name)
         component_cliques, component_bindings = _cliques(
             graph, component, match, component_backend(graph, component)
         )
+        for clique in component_cliques:
+            other = owners.setdefault(clique["name"], component.name)
+            if other != component.name:
+                # Grove requires unique clique names; a shared one would also make the
+                # binding map ambiguous. Fail closed rather than let Grove reject it.
+                raise UnsafeNameError(
+                    f"components {other!r} and {component.name!r} both expand into the Grove "
+                    f"clique {clique['name']!r}; rename one of them",
+                    component.name,
+                )
         cliques += component_cliques
         bindings.update(component_bindings)
         if uses_scaling_group(component):
