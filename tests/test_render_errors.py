@@ -198,3 +198,25 @@ def test_real_process_error(tmp_path: Path) -> None:
     assert proc.stderr.startswith(f"dynamo-render: error: {dgd}:")
     assert "component 'VllmDecodeWorker': no captured checkpoint found" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_worker_hash_that_cannot_be_part_of_a_dcd_name(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    snapshot: SnapshotAssertion,
+) -> None:
+    # The hash becomes the DCD name suffix: a label value that is no DNS segment would give
+    # an object the API server rejects, so render refuses, pointing at the snapshot label.
+    text = BASELINE.read_text().replace('"5f8d2c1a9b"', "AB_c")
+    assert "AB_c" in text
+    (tmp_path / "bad-hash.yaml").write_text(text)
+    args = [_write(tmp_path, SINGLE), "--checkpoint", "bad-hash.yaml", "--target", "dcd"]
+    code, out, err = _run(tmp_path, monkeypatch, capsys, *args)
+    assert (code, out) == (2, "")
+    assert err.startswith("dynamo-render: error: bad-hash.yaml:")
+    assert err.strip() == snapshot
+    # The Grove path puts the hash only in a label, where `AB_c` is a valid value.
+    args[-1] = "grove"
+    code, out, _ = _run(tmp_path, monkeypatch, capsys, *args)
+    assert code == 0 and "nvidia.com/dynamo-worker-hash: AB_c" in out

@@ -16,12 +16,16 @@ Pure: no I/O, and importing it loads neither jsonschema nor cryptography.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from renderer.errors import InputError
 from renderer.source.model import SourceObject
+
+if TYPE_CHECKING:
+    from renderer.render.match import Match
 
 TARGETS = ("dcd", "grove")
 
@@ -85,6 +89,7 @@ def render(
         else:
             from renderer.render.dcd import render_dcds
 
+            _check_worker_hashes(matches)
             objects = render_dcds(graph, matches, backend)
             for component in graph.components:
                 if component.is_worker and component.name not in matches:
@@ -105,3 +110,29 @@ def render(
         validate_output(obj, chosen)
     files = tuple(sorted({m.checkpoint.source.file for m in matches.values()}))
     return RenderResult(objects, warnings, chosen, files)
+
+
+_NAME_SEGMENT = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")
+
+
+def _check_worker_hashes(matches: dict[str, Match]) -> None:
+    """A worker hash ends up in a DCD name: it must be a valid name segment (else fail closed).
+
+    The operator's hashes are lowercase hex; a snapshot label that is not (say `AB_c`) would
+    give a DCD name the API server rejects.
+    """
+    from renderer.keys import WORKER_HASH_LABEL
+
+    for match in matches.values():
+        worker_hash = match.checkpoint.worker_hash
+        if match.component.is_worker and worker_hash and not _NAME_SEGMENT.match(worker_hash):
+            obj = match.checkpoint.source
+            mark = obj.mark(("metadata", "labels", WORKER_HASH_LABEL), key=False)
+            raise InputError(
+                f"component {match.component.name!r}: checkpoint {match.checkpoint.name} has "
+                f"worker hash {worker_hash!r}, which cannot be part of a DCD name (expected "
+                "lowercase hex, as the operator writes it)",
+                obj.file,
+                mark.line,
+                mark.column,
+            )
