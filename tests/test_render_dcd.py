@@ -285,3 +285,13 @@ def test_dynamo_namespace_label_and_field() -> None:
     frontend = by_name["llama.v2-frontend"]
     assert frontend["metadata"]["labels"][DYNAMO_NAMESPACE_LABEL] == "dynamo"
     assert frontend["spec"]["dynamoNamespace"] == "dynamo"
+
+
+def test_no_empty_pod_template_when_nothing_is_added() -> None:
+    # A component without a podTemplate gets one only for something to put in it: DGD
+    # values it does not override, the worker hash, the binding. A dropped reserved
+    # annotation alone adds nothing.
+    frontend = "    - name: Frontend\n      type: frontend\n"
+    text = v1beta1_dgd(frontend, extra_spec=f"  annotations:\n    {BINDING_KEY}: v1/x/1/00\n")
+    (dcd,) = _dcds(text).values()
+    assert "podTemplate" not in dcd["spec"]

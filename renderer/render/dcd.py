@@ -106,9 +106,24 @@ def render_dcd(
     if match is not None:
         pod_annotation_adds = {**restore_annotations(match), BINDING_KEY: match.binding}
 
+    # DGD-level values only where the component sets none of its own (v1alpha1: in its
+    # `labels`/`annotations` or in extraPodMetadata), so the component wins.
+    own_labels = pod_labels(graph, component)
+    own_annotations = pod_annotations(graph, component)
+    label_adds = {
+        **{k: v for k, v in graph.labels.items() if k not in own_labels},
+        **pod_label_adds,
+    }
+    annotation_adds = {
+        **{
+            k: v for k, v in without_reserved(graph.annotations).items() if k not in own_annotations
+        },
+        **pod_annotation_adds,
+    }
+
     spec: dict[str, Any] = {"backendFramework": backend} if backend else {}
     spec.update(copy.deepcopy(component.spec))
-    pod_adds = bool(graph.labels or graph.annotations or pod_label_adds or pod_annotation_adds)
+    pod_adds = bool(label_adds or annotation_adds)
     holder: dict[str, Any] | None
     if graph.is_v1alpha1:
         _v1alpha1_extras(graph, component, spec)
@@ -121,20 +136,7 @@ def render_dcd(
         if graph.env and holder is not None:
             merge_dgd_env_v1beta1(_dict_at(holder, "spec"), graph)
     if holder is not None:
-        # DGD-level values only where the component sets none of its own (v1alpha1: in
-        # its `labels`/`annotations` or in extraPodMetadata), so the component wins.
-        own_labels = pod_labels(graph, component)
-        own_annotations = pod_annotations(graph, component)
-        dgd_labels = {k: v for k, v in graph.labels.items() if k not in own_labels}
-        dgd_annotations = {
-            k: v for k, v in without_reserved(graph.annotations).items() if k not in own_annotations
-        }
-        _stamp_pod_metadata(
-            holder,
-            key,
-            {**dgd_labels, **pod_label_adds},
-            {**dgd_annotations, **pod_annotation_adds},
-        )
+        _stamp_pod_metadata(holder, key, label_adds, annotation_adds)
     if match is not None and match.gated:
         spec["replicas"] = 0
 
