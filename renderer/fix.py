@@ -232,7 +232,8 @@ class _Planner:
                     return Edit(at, at, block)
         at = self.subtree_end((*path, entries[-1][0]))
         if at == len(self.text) and not self.text.endswith("\n"):
-            block = self.nl + block
+            # a file without a final line break keeps having none
+            block = self.nl + block.removesuffix(self.nl)
         return Edit(at, at, block)
 
     def _block(
@@ -284,7 +285,11 @@ class _Planner:
         if self.is_flow(path[:-1]) or not self.starts_line(offset):
             raise FixError(f"{'.'.join(map(str, path))} does not start its own line")
         _delete_path(self.expected, path)
-        return [Edit(self.line_start(offset), self.subtree_end(path), "")]
+        start, end = self.line_start(offset), self.subtree_end(path)
+        if end == len(self.text) and not self.text.endswith("\n") and start > 0:
+            # the last line goes: the line before it becomes the last, without a line break
+            start -= 2 if self.text[start - 2 : start] == "\r\n" else 1
+        return [Edit(start, end, "")]
 
 
 def _set_path(data: dict[str, Any], path: Path, value: Any) -> None:
