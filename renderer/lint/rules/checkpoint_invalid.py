@@ -36,6 +36,7 @@ _HINT = "capture the snapshot again with `kubectl get dynamocheckpoint NAME -o y
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
+    order = {id(snap.obj): index for index, snap in enumerate(ctx.snapshots)}
     for snap in ctx.snapshots:
         obj = snap.obj
         label = f"checkpoint {obj.namespace}/{obj.name}" if obj.namespace else obj.name
@@ -53,10 +54,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 finding = replace(finding, line=error.line, column=error.column or 1)
             yield finding
             continue
-        if snap.conflict is not None and (snap.conflict.file, snap.conflict.doc_index) < (
-            obj.file,
-            obj.doc_index,
-        ):
+        # the later capture (in the order read: --checkpoint files first) is the one
+        # reported as captured again
+        if snap.conflict is not None and order.get(id(snap.conflict), -1) < order[id(obj)]:
             yield finding_at(
                 obj,
                 ("metadata", "uid"),
