@@ -156,15 +156,18 @@ def dcd_workload(obj: SourceObject) -> Workload:
     name = template.get(CHECKPOINT_NAME_KEY)
     label = f"DCD {obj.namespace}/{obj.name}"
     component = labels.get(COMPONENT_LABEL)
+    not_worker = _not_worker(label, _component_type(obj, labels))
     return Workload(
         obj=obj,
         label=label,
         component=component if isinstance(component, str) else "",
-        checkpointed=_restore_candidate(template) or has_binding,
+        # a component that is never checkpointed (not worker-class) needs no binding, even
+        # when it carries the restore-candidate annotations: only a binding on it is wrong
+        checkpointed=has_binding or (_restore_candidate(template) and not_worker is None),
         checkpoint_name=name if isinstance(name, str) else None,
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
-        misplaced=_not_worker(label, _component_type(obj, labels)) if has_binding else None,
+        misplaced=not_worker if has_binding else None,
     )
 
 
@@ -227,7 +230,10 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
     for index, name, component, is_gms, annotations, labels in parsed:
         base: Path = (*cliques_path, index, "annotations")
         clique_copy = Copy(
-            obj, (*base, BINDING_KEY), _str_or_none(annotations.get(BINDING_KEY)), "binding"
+            obj,
+            (*base, BINDING_KEY),
+            _str_or_none(annotations.get(BINDING_KEY)),
+            "clique annotation",
         )
         if is_gms:
             if clique_copy.value is not None:
@@ -242,6 +248,9 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
         checkpoint_name = annotations.get(CHECKPOINT_NAME_KEY)
         has_binding = clique_copy.value is not None or name in state.entries
         clique_type = labels.get(COMPONENT_TYPE_LABEL)
+        not_worker = _not_worker(label, clique_type if isinstance(clique_type, str) else None)
+        if not_worker is not None and not has_binding:
+            continue  # never checkpointed, and carries no binding: nothing to check
         workloads.append(
             Workload(
                 obj=obj,
@@ -251,11 +260,7 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
                 checkpoint_name=checkpoint_name if isinstance(checkpoint_name, str) else None,
                 checkpoint_name_path=(*base, CHECKPOINT_NAME_KEY),
                 copies=[clique_copy, map_copy],
-                misplaced=(
-                    _not_worker(label, clique_type if isinstance(clique_type, str) else None)
-                    if has_binding
-                    else None
-                ),
+                misplaced=not_worker,
                 clique=name,
             )
         )

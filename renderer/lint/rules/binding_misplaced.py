@@ -80,8 +80,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if workload.misplaced is None:
             continue
         for copy in workload.copies:
-            if copy.value is None:
-                continue
+            if copy.value is None or copy.map_entry is not None:
+                continue  # a map entry of a misplaced clique is a stray entry (above)
             fixes = copy_fixes(ctx, workload, copy)
             yield finding_at(
                 copy.obj,
