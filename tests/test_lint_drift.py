@@ -216,3 +216,28 @@ def test_no_dgd_no_drift_rule() -> None:
     path = EXAMPLES / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml"
     code, found = lint(str(path), "--checkpoint", SNAPSHOTS)
     assert (code, found) == (0, [])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("example", EXAMPLE_NAMES)
+def test_a_wrong_binding_is_left_to_the_binding_rules(
+    example: str, target: str, tmp_path: Path
+) -> None:
+    """Binding copies are not compared: a stale copy is one binding-stale finding, and a
+    real drift behind it (the decode worker's replicas) is still found at its key."""
+    text = rendered(example, target)
+    binding = "v1/7c9e6679-7425-40de-944b-e07fc1f90ae7/1/"  # both copies (DCD, or clique and map)
+    assert text.count(binding) == 2
+    stale = text.replace(binding, binding.replace("/1/", "/2/"))
+    path = write(tmp_path, stale)
+    code, found = lint(str(path), "--checkpoint", SNAPSHOTS, "--dgd", dgd_of(example))
+    assert code == 1
+    assert {f["rule"] for f in found} == {"binding-stale"}
+
+    assert stale.count("  replicas: 2\n") == 1  # the decode worker
+    path = write(tmp_path, stale.replace("  replicas: 2\n", "  replicas: 5\n"))
+    code, found = drift(path, dgd_of(example))
+    assert code == 1
+    line, column = position(stale, "replicas: 2")
+    assert [(f["line"], f["column"]) for f in found] == [(line, column)]
+    assert "replicas: 5\n" in str(found[0]["message"])

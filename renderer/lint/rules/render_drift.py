@@ -7,11 +7,13 @@ for the target the committed objects show: a PodCliqueSet means `grove`, DCDs me
 DGD (same namespace, and the label `nvidia.com/dynamo-graph-deployment-name`, or the
 kind and name of a rendered object) is compared with the rendered object of the same kind,
 namespace and name. The data are compared, not the text: comments, quoting and key order
-do not count. The finding is at the first differing key, and its message shows the first
-hunk of a unified diff (both sides as `dynamo-render render` writes them). A rendered
-object that is not committed is reported at the DGD, a committed one the render does not
-produce at its `metadata.name`, and a DGD that cannot be rendered at the place render
-names. Not fixed by `--fix`: render again.
+do not count, and neither do the binding copies (the checkpoint binding annotations and the
+PodCliqueSet checkpoint map): the `binding-*` rules check those against the same snapshots,
+so a wrong binding is one finding, not also a drift. The finding is at the first differing
+key, and its message shows the first hunk of a unified diff (both sides as `dynamo-render
+render` writes them). A rendered object that is not committed is reported at the DGD, a
+committed one the render does not produce at its `metadata.name`, and a DGD that cannot be
+rendered at the place render names. Not fixed by `--fix`: render again.
 
 Bad (the DGD now asks for 3 decode replicas; the committed DCD still says 2):
 
@@ -32,7 +34,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from renderer.errors import InputError
-from renderer.keys import DGD_NAME_LABEL
+from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY, DGD_NAME_LABEL
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, Finding, finding_at
 from renderer.lint.sites import DCD_KIND, PCS_KIND, mapping_at
@@ -125,10 +127,13 @@ def _compare(
     from renderer.lint.drift import first_difference, first_hunk
     from renderer.schema.violation import json_path
 
-    path = first_difference(obj.data, fresh)
+    committed, rendered = _without_bindings(obj.data), _without_bindings(fresh)
+    path = first_difference(committed, rendered)
     if path is None:
         return
-    diff = first_hunk(obj.data, fresh, names=(f"committed: {obj.file}", f"rendered: {dgd.file}"))
+    diff = first_hunk(
+        committed, rendered, names=(f"committed: {obj.file}", f"rendered: {dgd.file}")
+    )
     yield finding_at(
         obj,
         path,
@@ -139,6 +144,30 @@ def _compare(
         hint=HINT,
         key=True,
     )
+
+
+_BINDING_KEYS = frozenset({BINDING_KEY, BINDINGS_MAP_KEY})
+
+
+def _without_bindings(node: Any) -> Any:
+    """`node` without binding copies (in any `annotations` mapping), and without a mapping
+    that only they filled."""
+    if isinstance(node, list):
+        return [_without_bindings(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "annotations" and isinstance(value, dict):
+            kept = {k: v for k, v in value.items() if k not in _BINDING_KEYS}
+            if kept or not value:
+                out[key] = kept
+            continue
+        stripped = _without_bindings(value)
+        if isinstance(value, dict) and value and not stripped:
+            continue  # emptied by the stripping: as if absent
+        out[key] = stripped
+    return out
 
 
 def _render_refused(dgd: SourceObject, exc: InputError) -> Finding:
