@@ -362,11 +362,13 @@ def _verify(
 ) -> None:
     from renderer.source import load_bytes
 
+    # read as lint read it: documents of other kinds are skipped unparsed (lint never
+    # checked their YAML, and no edit touches them), so they cannot block a fix
     try:
-        everything = load_bytes(new_data, name, max_bytes=max_bytes, allow_empty=True)
+        linted = load_bytes(new_data, name, max_bytes=max_bytes, kinds=kinds, allow_empty=True)
     except InputError as exc:
         raise FixError(f"the edited file would not parse ({exc.message})") from None
-    new = {(o.doc_index, o.item_index): o.data for o in everything if o.kind in kinds}
+    new = {(o.doc_index, o.item_index): o.data for o in linted if o.kind in kinds}
     want = {(o.doc_index, o.item_index): o.data for o in old}
     want.update(expected)
     if new != want:

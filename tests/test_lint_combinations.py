@@ -290,3 +290,26 @@ def test_the_later_of_two_different_captures_is_reported(tmp_path: Path) -> None
     assert str(first) in str(invalid[0]["message"])
     # which one is right is unknown: the workload is unverifiable, and --fix writes nothing
     assert {f["rule"] for f in found} == {"checkpoint-invalid", "checkpoint-unverifiable"}
+
+
+def test_fix_is_not_blocked_by_a_document_lint_skips(tmp_path: Path) -> None:
+    """A ConfigMap is skipped unparsed (its duplicate key is not lint's business), so it
+    must not stop --fix from repairing the DCD beside it, and it stays byte-identical."""
+    config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n  a: c\n"
+    dcd = (ROOT / "fixtures" / "lint" / "dcd-v1beta1" / "clean.yaml").read_text()
+    text = config_map + "---\n" + dcd.replace(GOOD, STALE)
+    path = tmp_path / "mixed.yaml"
+    path.write_text(text)
+    code, found = lint(str(path), "--checkpoint", str(SNAPSHOT))
+    assert code == 1
+    assert places(found) == [
+        ("binding-stale", *at(text, f'"{STALE}"', 1)),
+        ("binding-stale", *at(text, f'"{STALE}"', 2)),
+    ]
+    assert found[0]["docIndex"] == 1
+    result = CliRunner().invoke(
+        cli, ["--no-config", "lint", "--fix", str(path), "--checkpoint", str(SNAPSHOT)]
+    )
+    assert result.exit_code == 1
+    assert "not fixed" not in result.stderr
+    assert path.read_text() == config_map + "---\n" + dcd
