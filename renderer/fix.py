@@ -376,7 +376,8 @@ def _verify(
 
 
 def _write_atomic(path: str, data: bytes) -> None:
-    target = FsPath(path)
+    # through a symlink: replace the file it points to, and keep the link
+    target = FsPath(os.path.realpath(path))
     mode = stat.S_IMODE(target.stat().st_mode)
     tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)

@@ -313,3 +313,16 @@ def test_fix_is_not_blocked_by_a_document_lint_skips(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "not fixed" not in result.stderr
     assert path.read_text() == config_map + "---\n" + dcd
+
+
+def test_fix_through_a_symlink_rewrites_its_target_and_keeps_the_link(tmp_path: Path) -> None:
+    dcd = (ROOT / "fixtures" / "lint" / "dcd-v1beta1" / "clean.yaml").read_text()
+    real = tmp_path / "manifests" / "dcd.yaml"
+    real.parent.mkdir()
+    real.write_text(dcd.replace(GOOD, STALE))
+    link = tmp_path / "dcd.yaml"
+    link.symlink_to(real)
+    assert fix(str(link), "--checkpoint", str(SNAPSHOT)) == 1
+    assert link.is_symlink()
+    assert real.read_text() == dcd
+    assert sorted(p.name for p in real.parent.iterdir()) == ["dcd.yaml"]  # no temp file left
