@@ -14,7 +14,8 @@ texts it accepts, so its rules are restated here:
 
 MarshalJSON writes JSON null for the zero time (0001-01-01T00:00:00Z exactly, fraction
 included), else `t.UTC()` formatted as RFC 3339 without the fraction (truncated, not
-rounded). Years that would print outside 0000-9999 are refused (fail closed).
+rounded). The year is written as Go's appendInt does: `-0001` and `10000` are possible
+when an offset moves a 0000 or 9999 date across the year boundary.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def _days_in(month: int, year: int) -> int:
 def _days_from_civil(year: int, month: int, day: int) -> int:
     """Days since 1970-01-01 in the proleptic Gregorian calendar (any year)."""
     year -= month <= 2
-    era = (year if year >= 0 else year - 399) // 400
+    era = year // 400  # Python's floor division: no adjustment for negative years
     yoe = year - era * 400
     doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
@@ -51,7 +52,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 def _civil_from_days(days: int) -> tuple[int, int, int]:
     days += 719468
-    era = (days if days >= 0 else days - 146096) // 146097
+    era = days // 146097  # floor division, also before 0000-03-01
     doe = days - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     year = yoe + era * 400
@@ -167,11 +168,15 @@ def marshal_time(text: str) -> str:
         return ZERO_TIME_TEXT
     days, rem = divmod(seconds, _SECONDS_PER_DAY)
     year, month, day = _civil_from_days(days)
-    if not 0 <= year <= 9999:
-        raise TimeFormatError(
-            f"timestamp {text!r} falls in year {year} in UTC, which this tool does not"
-            " re-encode (Go's output for it is not verified)"
-        )
     hour, rem = divmod(rem, 3600)
     minute, second = divmod(rem, 60)
-    return f'"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}Z"'
+    return f'"{_go_year(year)}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}Z"'
+
+
+def _go_year(year: int) -> str:
+    """Go's appendInt(b, year, 4): a '-' then at least four digits (-0001, 0000, 10000).
+
+    Parsed years are 0000-9999 and offsets stay within a day, so in UTC the year is
+    -1 to 10000: 0000-01-01T00:00:00+01:00 is written -0001-12-31T23:00:00Z.
+    """
+    return f"-{-year:04d}" if year < 0 else f"{year:04d}"

@@ -459,6 +459,12 @@ def type_table() -> TypeTable:
     """The compiled table, loaded from package data on first use."""
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable data
     if _TABLE is None:
+        from renderer.binding.objecttypes import EXTRA_ROOTS, EXTRA_TYPES
+
         text = resources.files("renderer").joinpath("data", TABLE_RESOURCE).read_text("utf-8")
-        _TABLE = TypeTable(json.loads(text))
+        raw = json.loads(text)
+        # The rest of the DynamoCheckpoint (identity, status): type-checked, never hashed.
+        raw["types"].update(EXTRA_TYPES)
+        raw["roots"].update(EXTRA_ROOTS)
+        _TABLE = TypeTable(raw)
     return _TABLE

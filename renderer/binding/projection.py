@@ -12,6 +12,7 @@ from typing import Any
 
 from renderer.binding.gotypes import DecodeContext, type_table
 from renderer.binding.normalize import normalize_gms, normalize_job
+from renderer.binding.objecttypes import OBJECT_FIELDS, SPEC_FIELDS
 from renderer.checkpoint import Checkpoint
 from renderer.keys import (
     ARTIFACT_VERSION_KEY,
@@ -89,6 +90,33 @@ def decode_metadata(ctx: DecodeContext) -> None:
     meta_codec.decode(raw, ("metadata",), scratch)
 
 
+def decode_rest(ctx: DecodeContext) -> None:
+    """The parts of the object that are never hashed: checked as Go would decode them.
+
+    A wrong type in `spec.identity` or `status` fails the operator's decoding of the whole
+    object, so it is an error here too. An unknown key at the top level or in `spec` is
+    warned about (a misspelt `spec` or `gpuMemoryService` silently changes what is
+    hashed); unknown keys inside identity and status are dropped quietly, like metadata's.
+    """
+    data = ctx.obj.data
+    for key in data:
+        if key not in OBJECT_FIELDS:
+            ctx.warn_unknown((key,))
+    table = type_table()
+    scratch = DecodeContext(ctx.obj)
+    spec = data.get("spec")
+    if isinstance(spec, dict):  # another type is reported by decode_capture_inputs
+        for key in spec:
+            if key not in SPEC_FIELDS:
+                ctx.warn_unknown(("spec", key))
+        identity = spec.get("identity")
+        if identity is not None:
+            table.roots["checkpointIdentity"].decode(identity, ("spec", "identity"), scratch)
+    status = data.get("status")
+    if status is not None:
+        table.roots["checkpointStatus"].decode(status, ("status",), scratch)
+
+
 def build_projection(obj: SourceObject, cp: Checkpoint) -> tuple[str, list[str]]:
     """(canonical text, warnings) of a checkpoint already read by checkpoint_from_object."""
     ctx = DecodeContext(obj)
@@ -100,4 +128,5 @@ def build_projection(obj: SourceObject, cp: Checkpoint) -> tuple[str, list[str]]
         )
     decode_metadata(ctx)
     inputs = decode_capture_inputs(ctx)
+    decode_rest(ctx)
     return project(cp, inputs), ctx.warnings
