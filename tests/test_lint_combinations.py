@@ -326,3 +326,26 @@ def test_fix_through_a_symlink_rewrites_its_target_and_keeps_the_link(tmp_path: 
     assert link.is_symlink()
     assert real.read_text() == dcd
     assert sorted(p.name for p in real.parent.iterdir()) == ["dcd.yaml"]  # no temp file left
+
+
+def test_a_file_named_twice_is_linted_and_fixed_once(tmp_path: Path) -> None:
+    """`dir/x.yaml` and `dir` (which holds it): one set of findings, one object count, and
+    --fix edits the file once instead of refusing two overlapping fixes."""
+    dcd = (ROOT / "fixtures" / "lint" / "dcd-v1beta1" / "clean.yaml").read_text()
+    stale = dcd.replace(GOOD, STALE)
+    path = tmp_path / "manifests" / "dcd.yaml"
+    path.parent.mkdir()
+    path.write_text(stale)
+    named = [str(path), str(path.parent), str(path)]
+    code, found = lint(*named, "--checkpoint", str(SNAPSHOT))
+    assert code == 1
+    assert places(found) == [
+        ("binding-stale", *at(stale, f'"{STALE}"', 1)),
+        ("binding-stale", *at(stale, f'"{STALE}"', 2)),
+    ]
+    result = CliRunner().invoke(
+        cli, ["--no-config", "lint", *named, "--checkpoint", str(SNAPSHOT), "--format", "json"]
+    )
+    assert json.loads(result.stdout)["summary"]["objects"] == 2  # decode and frontend DCDs
+    assert fix(*named, "--checkpoint", str(SNAPSHOT)) == 1
+    assert path.read_text() == dcd
