@@ -4,10 +4,10 @@ Each fix is a `FixAction` (set or delete one key of one object). Edits are compu
 decoded file text from the reader's positions (`load_bytes(..., spans=True)`): a scalar is
 replaced within its span in its own quoting style; a missing key is inserted as a new line
 at the indentation of its siblings (under a new `annotations:` when there is none); a key
-line is deleted. Every other byte stays as it was. The edited text is parsed again and
-must give exactly the intended values (everything else equal), else the file is left
-alone and the reason reported (fail closed). Writes are atomic: a temp file in the same
-directory, then `os.replace`.
+line is deleted (in a flow mapping: the entry and one separating comma). Every other byte
+stays as it was. The edited text is parsed again and must give exactly the intended values
+(everything else equal), else the file is left alone and the reason reported (fail
+closed). Writes are atomic: a temp file in the same directory, then `os.replace`.
 """
 
 from __future__ import annotations
@@ -282,7 +282,11 @@ class _Planner:
         ):
             path = path[:-1]
         offset = self.offset(self.obj.key_marks[path])
-        if self.is_flow(path[:-1]) or not self.starts_line(offset):
+        if self.is_flow(path[:-1]):
+            edit = self._flow_delete(path, offset)
+            _delete_path(self.expected, path)
+            return [edit]
+        if not self.starts_line(offset):
             raise FixError(f"{'.'.join(map(str, path))} does not start its own line")
         _delete_path(self.expected, path)
         start, end = self.line_start(offset), self.subtree_end(path)
@@ -290,6 +294,70 @@ class _Planner:
             # the last line goes: the line before it becomes the last, without a line break
             start -= 2 if self.text[start - 2 : start] == "\r\n" else 1
         return [Edit(start, end, "")]
+
+    def _value_end(self, path: Path) -> int:
+        """Offset just past the value at `path`: a scalar, or a whole flow collection."""
+        mark = self.obj.value_marks.get(path)
+        if mark is not None and self.text.startswith(("{", "["), self.offset(mark)):
+            return _flow_end(self.text, self.offset(mark))
+        span = self.obj.value_spans.get(path)
+        return span[1] if span is not None else self._subtree_max(path)
+
+    def _flow_delete(self, path: Path, start: int) -> Edit:
+        """Remove `key: value` from a flow mapping with one of its separating commas."""
+        end = self._value_end(path)
+        after = end
+        while after < len(self.text) and self.text[after] in " \t\r\n":
+            after += 1
+        if self.text.startswith(",", after):  # not the last entry: take the comma after it
+            after += 1
+            while after < len(self.text) and self.text[after] in " \t":
+                after += 1
+            return Edit(start, after, "")
+        before = start
+        while before > 0 and self.text[before - 1] in " \t\r\n":
+            before -= 1
+        if self.text[before - 1 : before] == ",":  # the last entry: take the comma before it
+            return Edit(before - 1, end, "")
+        return Edit(start, end, "")
+
+
+def _quoted_end(text: str, index: int) -> int:
+    """Offset of the closing quote of the quoted scalar opening at `index`."""
+    quote = text[index]
+    index += 1
+    while index < len(text):
+        if quote == '"' and text[index] == "\\":
+            index += 2
+            continue
+        if text[index] == quote:
+            if quote == "'" and text.startswith("''", index):
+                index += 2  # an escaped single quote
+                continue
+            return index
+        index += 1
+    raise FixError("a quoted scalar does not end")
+
+
+def _flow_end(text: str, start: int) -> int:
+    """Offset just past the flow collection opening at `start` (quoted scalars skipped)."""
+    depth = 0
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        elif char in "\"'" and text[index - 1] in "{[,: \t\r\n":
+            index = _quoted_end(text, index)
+        elif char == "#" and text[index - 1] in " \t\r\n":
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline
+        index += 1
+    raise FixError("a flow collection does not end")
 
 
 def _set_path(data: dict[str, Any], path: Path, value: Any) -> None:

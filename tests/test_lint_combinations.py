@@ -349,3 +349,43 @@ def test_a_file_named_twice_is_linted_and_fixed_once(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["summary"]["objects"] == 2  # decode and frontend DCDs
     assert fix(*named, "--checkpoint", str(SNAPSHOT)) == 1
     assert path.read_text() == dcd
+
+
+FLOW_PCS = f"""apiVersion: grove.io/v1alpha1
+kind: PodCliqueSet
+metadata: {{name: p, namespace: dynamo-prod, annotations: {{{MAP}: '{{"d":"{GOOD}"}}'}}}}
+spec:
+  replicas: 1
+  template:
+    cliques:
+      - {{name: d-gms-0, annotations: {{{BINDING}: "{GOOD}"}}, spec: {{roleName: g, replicas: 1, podSpec: {{containers: [{{name: gms, image: i}}]}}}}}}
+      - {{name: d, annotations: {{{NAME}, {BINDING}: '{GOOD}', x: z}}, spec: {{roleName: d, replicas: 1, podSpec: {{containers: [{{name: main, image: i}}]}}}}}}
+      - name: e
+        annotations: {{a: b, {BINDING}: {GOOD}}}
+        labels: {{nvidia.com/dynamo-component-type: frontend}}
+        spec: {{roleName: e, replicas: 1, podSpec: {{containers: [{{name: main, image: i}}]}}}}
+"""  # noqa: E501
+
+
+def test_fix_removes_misplaced_bindings_from_flow_mappings(tmp_path: Path) -> None:
+    """A misplaced binding in a flow mapping goes with one separating comma (the mapping it
+    leaves empty goes too); the rest of each line stays as it was."""
+    path = tmp_path / "pcs.yaml"
+    path.write_text(FLOW_PCS)
+    code, found = lint(str(path), "--checkpoint", str(SNAPSHOT))
+    assert code == 1
+    gms_line, gms_key = at(FLOW_PCS, f'{BINDING}: "{GOOD}"')
+    frontend_line, frontend_key = at(FLOW_PCS, f"{BINDING}: {GOOD}}}")
+    value = len(f"{BINDING}: ")  # each finding is at the value, after its key
+    assert places(found) == [
+        ("binding-misplaced", gms_line, gms_key + value),
+        ("binding-misplaced", frontend_line, frontend_key + value),
+    ]
+    assert fix(str(path), "--checkpoint", str(SNAPSHOT)) == 1
+    assert path.read_text() == (
+        FLOW_PCS.replace(f'annotations: {{{BINDING}: "{GOOD}"}}, ', "").replace(
+            f", {BINDING}: {GOOD}}}", "}"
+        )
+    )
+    assert lint(str(path), "--checkpoint", str(SNAPSHOT)) == (0, [])
+    assert fix(str(path), "--checkpoint", str(SNAPSHOT)) == 0
