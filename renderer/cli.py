@@ -108,20 +108,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    from renderer.errors import DynamoRenderError
+    from renderer.errors import DynamoRenderError, one_line
 
     try:
         result: Any = cli.main(args=argv, prog_name="dynamo-render", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
+        exc.message = one_line(exc.message)  # it may quote an argument
         exc.show()
         return EXIT_ERROR
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 130
     except DynamoRenderError as exc:
-        click.echo(f"dynamo-render: error: {exc}", err=True)
+        # One line, whatever names or values from the input the message quotes.
+        click.echo(f"dynamo-render: error: {one_line(str(exc))}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -2,6 +2,32 @@
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
+# What a one-line message must not carry verbatim: line breaks (incl. NEL and U+2028/9),
+# other C0/C1 controls (ESC starts a terminal escape sequence) and bidirectional
+# overrides (which reorder what the reader sees). Inputs put names and values into
+# messages, so these are shown escaped.
+_UNSAFE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+
+
+@cache
+def _unsafe() -> re.Pattern[str]:
+    return re.compile(_UNSAFE)  # compiled on the first message, not at start-up
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def one_line(text: str) -> str:
+    """`text` with line breaks, control characters and bidi overrides escaped."""
+    return _unsafe().sub(_escape, text)
+
 
 class DynamoRenderError(Exception):
     """Base of every error the tool reports to the user (exit code 2)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from pathlib import Path
 
 import click
@@ -48,7 +49,12 @@ def _load_snapshot(path: str, max_bytes: int) -> bytes:
     from renderer.source import load_paths
     from renderer.trust import signed_message
 
-    if path == "-" or not Path(path).is_file():
+    try:
+        is_file = path != "-" and stat.S_ISREG(Path(path).stat().st_mode)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or "cannot read it"
+        raise UsageError(f"{path}: {reason}") from None
+    if not is_file:
         raise UsageError(f"{path}: not a file (a signature lives next to its snapshot file)")
     return signed_message(load_paths([path], max_bytes=max_bytes))
 

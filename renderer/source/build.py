@@ -48,6 +48,7 @@ from renderer.source.resolve import (
     resolve_plain,
     resolve_tagged,
 )
+from renderer.source.text import break_ends
 
 _INT64_MAX = (1 << 63) - 1
 _new_mark = tuple.__new__
@@ -426,12 +427,9 @@ def _check_double_quoted(text: str, start: Any, end: Any, line_offset: int) -> N
         if position < 0 or position + 1 >= len(raw):
             return
         if raw[position + 1] == "/":
-            before = raw[:position]
-            line = start.line + line_offset + before.count("\n")
-            if "\n" in before:
-                column = position - before.rfind("\n") - 1
-            else:
-                column = start.column + position
+            breaks, line_start = break_ends(raw, position)
+            line = start.line + line_offset + breaks
+            column = position - line_start if breaks else start.column + position
             raise BuildError("found unknown escape character '\\/'", line, column)
         position += 2
 

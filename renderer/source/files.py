@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import sys
+import weakref
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path as FsPath
 from typing import BinaryIO
@@ -14,21 +17,29 @@ from renderer.source.reader import DEFAULT_MAX_BYTES, load_bytes
 
 YAML_SUFFIXES = (".yaml", ".yml")
 STDIN_NAME = "<stdin>"
+# Streams already read to the end as `-`: a second `-` (in one command line, or in two
+# options of it) would silently read nothing, so it is refused instead.
+_CONSUMED: weakref.WeakSet[BinaryIO] = weakref.WeakSet()
 
 
 def iter_yaml_files(directory: str) -> Iterator[str]:
     """`*.yaml`/`*.yml` files under `directory`, recursively, in sorted (deterministic) order.
 
     Directories are walked in sorted order too, hidden ones included (a GitOps repo may keep
-    manifests anywhere); symbolic links to directories are not followed, to avoid cycles.
+    manifests anywhere); symbolic links to directories are skipped, not followed, to avoid
+    cycles. A `*.yaml` entry that is not a regular file (a FIFO, socket or device, which
+    could block the read forever) is an error.
     """
     entries: list[tuple[str, bool]] = []
     try:
         with os.scandir(directory) as scan:
             for entry in scan:
                 is_dir = entry.is_dir(follow_symlinks=False)
-                if is_dir or entry.name.endswith(YAML_SUFFIXES):
-                    entries.append((entry.name, is_dir))
+                if not is_dir and not entry.name.endswith(YAML_SUFFIXES):
+                    continue
+                if not is_dir and not _regular_or_broken(entry, directory):
+                    continue  # a symbolic link to a directory
+                entries.append((entry.name, is_dir))
     except OSError as exc:
         raise InputError(f"cannot read directory: {exc.strerror}", directory) from None
     for entry_name, is_dir in sorted(entries):
@@ -37,6 +48,33 @@ def iter_yaml_files(directory: str) -> Iterator[str]:
             yield from iter_yaml_files(full)
         else:
             yield full
+
+
+def _regular_or_broken(entry: os.DirEntry[str], directory: str) -> bool:
+    """False for a link to a directory (skipped); raises for a FIFO, socket or device.
+
+    A link whose target cannot be reached (dangling, a loop) is left to the read, which
+    names the reason.
+    """
+    try:
+        mode = entry.stat().st_mode
+    except OSError:
+        return True
+    if stat.S_ISDIR(mode):
+        return False
+    if not stat.S_ISREG(mode):
+        path = str(FsPath(directory) / entry.name)
+        raise InputError(
+            "not a regular file (a FIFO, socket or device); name it explicitly to read it", path
+        )
+    return True
+
+
+def _is_dir(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(FsPath(path).stat().st_mode)
+    except (OSError, ValueError):
+        return False  # the read that follows names the reason (too long, a loop, ...)
 
 
 def _read_limited(handle: BinaryIO, max_bytes: int) -> bytes:
@@ -49,7 +87,9 @@ def _read_file(path: str, max_bytes: int) -> bytes:
         with FsPath(path).open("rb") as handle:
             return _read_limited(handle, max_bytes)
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}", path) from None
+        raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
+    except ValueError:  # a NUL character in the path
+        raise InputError("cannot read file: the path contains a NUL character", path) from None
 
 
 def load_paths(
@@ -73,7 +113,11 @@ def load_paths(
     for path in paths:
         if path == "-":
             handle = stdin if stdin is not None else sys.stdin.buffer
+            if handle in _CONSUMED:
+                raise InputError("standard input was already read: give - only once", STDIN_NAME)
             data = _read_limited(handle, max_bytes)
+            with contextlib.suppress(TypeError):  # a stream without weak references
+                _CONSUMED.add(handle)
             objects.extend(
                 load_bytes(
                     data,
@@ -84,7 +128,7 @@ def load_paths(
                     allow_empty=allow_empty,
                 )
             )
-        elif FsPath(path).is_dir():
+        elif _is_dir(path):
             for file in iter_yaml_files(path):
                 objects.extend(
                     load_bytes(

@@ -25,6 +25,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import pairwise
 
+from renderer.source.text import count_breaks
+
 _PLAIN_KIND = re.compile(r"[ \t]+([A-Za-z][A-Za-z0-9]*)[ \t]*(?:#.*)?\r?\Z")
 _NEXT_CONTENT = re.compile(r"^(?![ \t]*(?:#.*)?\r?$)(.)", re.MULTILINE)
 # Column-0 starts that could set `kind` without a `kind:` line: quoted or explicit keys,
@@ -116,7 +118,7 @@ def segments(text: str, kinds: Collection[str]) -> list[Segment] | None:
             run = (start, line, doc_index)
         if is_doc:
             doc_index += 1
-        line += piece.count("\n")
+        line += count_breaks(piece)
     if run is not None:
         result.append(Segment(text[run[0] :], run[1], run[0], run[2]))
     return result

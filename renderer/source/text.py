@@ -17,16 +17,39 @@ from renderer.errors import InputError
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
+# Line breaks as libyaml and go-yaml count them (YAML 1.1): CR LF is one break; CR, LF,
+# NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are each one. Every position this module
+# reports counts lines the same way, so it agrees with the parser's own marks.
+_RARE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
+
+
+def break_ends(text: str, end: int) -> tuple[int, int]:
+    """(number of line breaks in text[:end], offset just after the last one, or 0)."""
+    if not any(b in text for b in _RARE_BREAKS):  # the common case: LF only
+        return text.count("\n", 0, end), text.rfind("\n", 0, end) + 1
+    import re
+
+    count = last = 0
+    for match in re.finditer("\r\n|[\r\n\x85\u2028\u2029]", text[:end]):
+        count += 1
+        last = match.end()
+    return count, last
+
+
+def count_breaks(text: str) -> int:
+    """Line breaks in `text`, counted as the parser counts them."""
+    return break_ends(text, len(text))[0]
+
+
 def position(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters) of a character offset."""
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+    breaks, line_start = break_ends(text, offset)
+    return breaks + 1, offset - line_start + 1
 
 
 def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
-    line_start = data.rfind(b"\n", 0, offset) + 1
-    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
-    return data.count(b"\n", 0, offset) + 1, column
+    before = data[:offset].decode("utf-8", "replace")
+    return position(before, len(before))
 
 
 def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:

@@ -1,0 +1,218 @@
+"""Regressions from fuzzing the commands: positions, one-line messages, odd files and stdin.
+
+Each test pins one defect the fuzz campaign found (see tests/hostile/README.md for the
+corpus): positions that disagreed with the parser's own line count when a file uses CR,
+NEL or U+2028 line breaks; messages that quoted a newline or an escape sequence from the
+input and so spanned several lines (or drove the terminal); a FIFO among a directory's
+`*.yaml` files that hung every command; over-long path names and a second `-` that ended
+in a traceback or a misleading message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from renderer.cli import main
+from renderer.errors import InputError, one_line
+from renderer.source import load_bytes, load_paths
+
+HERE = Path(__file__).parent
+MINIMAL = (HERE / "vectors" / "01-minimal.input.yaml").read_text()
+DCD_KINDS = {"DynamoComponentDeployment"}
+
+
+def _fails(data: bytes, **options: object) -> InputError:
+    with pytest.raises(InputError) as caught:
+        load_bytes(data, "f.yaml", **options)  # type: ignore[arg-type]
+    return caught.value
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# --- positions count line breaks as the parser does ------------------------------------
+# libyaml and go-yaml (YAML 1.1) break lines at CR LF, CR, LF, NEL, U+2028 and U+2029.
+BREAKS = ["\n", "\r\n", "\r", "\x85", "\u2028", "\u2029"]
+
+
+def _lines(sep: str, *lines: str) -> str:
+    return "".join(line + sep for line in lines)
+
+
+@pytest.mark.parametrize("sep", BREAKS, ids=repr)
+def test_control_character_position_counts_every_line_break(sep: str) -> None:
+    text = _lines(sep, "apiVersion: v1", "kind: A", "metadata:", "  name: \x07x")
+    for codec, bom in (("utf-8", b""), ("utf-16-le", b"\xff\xfe")):
+        error = _fails(bom + text.encode(codec))
+        assert (error.line, error.column) == (4, 9), (codec, str(error))
+
+
+@pytest.mark.parametrize("sep", BREAKS, ids=repr)
+def test_invalid_utf8_position_counts_every_line_break(sep: str) -> None:
+    data = _lines(sep, "apiVersion: v1", "kind: A", "metadata:").encode() + b"  name: \xff\n"
+    error = _fails(data)
+    assert (error.line, error.column) == (4, 9), str(error)
+
+
+@pytest.mark.parametrize("sep", BREAKS, ids=repr)
+def test_escaped_slash_position_counts_every_line_break(sep: str) -> None:
+    text = _lines(sep, "apiVersion: v1", "kind: A", "data:", '  v: "a', '    b\\/"')
+    error = _fails(text.encode())
+    assert "unknown escape character '\\/'" in error.message
+    assert (error.line, error.column) == (5, 6), str(error)
+
+
+@pytest.mark.parametrize("sep", ["\r", "\x85", "\u2028"], ids=repr)
+def test_skipped_documents_keep_later_lines_right(sep: str) -> None:
+    """A document lint skips unparsed still counts its lines as the parser would."""
+    other = f"apiVersion: v1\nkind: ConfigMap\n# one{sep}two\ndata: {{}}\n"
+    bad = "apiVersion: nvidia.com/v1beta1\nkind: DynamoComponentDeployment\nmetadata: [\n"
+    data = (other + "---\n" + bad).encode()
+    whole = _fails(data + b"x: y\n")  # parsed in one go: the parser's own count
+    assert "line 4, column 1" in whole.message  # `two` is a line of its own, and not a key
+    error = _fails(data, kinds=DCD_KINDS)
+    assert (error.line, error.column) == (10, 1), str(error)
+
+
+# --- messages are one line, whatever the input quotes ----------------------------------
+def test_one_line_escapes_breaks_controls_and_bidi() -> None:
+    assert one_line("a\nb\r\x1b[31mc\x85d\u2028e\u202ef\tg") == (
+        "a\\nb\\r\\x1b[31mc\\x85d\\u2028e\\u202ef\tg"
+    )
+    assert one_line("plain: text, é, 日本") == "plain: text, é, 日本"
+
+
+def test_error_quoting_a_newline_and_an_escape_stays_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text('apiVersion: "dynamo-render/v1\\n\\e]0;owned\\a"\nkind: Config\n')
+    code, out, err = _cli(capsys, "--config", str(config), "lint", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "\x1b" not in err and "\x07" not in err, err
+    assert err.startswith(f"dynamo-render: error: {config}:1:13: "), err
+    assert "dynamo-render/v1\\n\\x1b]0;owned\\x07" in err
+
+
+def test_usage_error_quoting_an_escape_is_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _cli(capsys, "binding", "--\x1b[2J")
+    assert (code, out) == (2, "")
+    assert "\x1b" not in err and "--\\x1b[2J" in err
+
+
+# --- odd files and paths -----------------------------------------------------------------
+def _run_child(
+    *args: str, stdin: bytes = b"", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "renderer", *args],
+        input=stdin.decode(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+        check=False,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("command", ["binding", "lint"])
+def test_fifo_in_a_directory_is_refused_not_read(command: str, tmp_path: Path) -> None:
+    """Reading a FIFO nobody writes to blocks forever: inside a directory walk, refuse it."""
+    (tmp_path / "snap.yaml").write_text(MINIMAL)
+    os.mkfifo(tmp_path / "z-pipe.yaml")
+    proc = _run_child(command, str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr == (
+        f"dynamo-render: error: {tmp_path / 'z-pipe.yaml'}: not a regular file"
+        " (a FIFO, socket or device); name it explicitly to read it\n"
+    )
+
+
+def test_symlink_to_a_directory_is_skipped(tmp_path: Path) -> None:
+    (tmp_path / "snap.yaml").write_text(MINIMAL)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.yaml").write_text(MINIMAL.replace("checkpoint-a1b2c3d4", "other"))
+    (tmp_path / "link.yaml").symlink_to("sub")  # named like a file
+    (tmp_path / "loop").symlink_to(".")
+    objects = load_paths([str(tmp_path)])
+    assert [o.file for o in objects] == [str(tmp_path / "snap.yaml"), str(tmp_path / "sub/x.yaml")]
+
+
+LONG = "x" * 300  # longer than any file name a file system allows
+
+
+@pytest.fixture
+def in_key_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A working directory holding a key pair `k` (private) and `k.pub`."""
+    from renderer.trust import generate_key_pair
+
+    private, public, _ = generate_key_pair()
+    (tmp_path / "k").write_bytes(private)
+    (tmp_path / "k.pub").write_bytes(public)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.mark.usefixtures("in_key_dir")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("binding", LONG),
+        ("lint", LONG),
+        ("render", LONG),
+        ("snapshot", "sign", LONG, "--key", "k"),
+        ("snapshot", "verify", LONG, "--key", "k.pub"),
+        ("binding", f"{LONG}/x.yaml"),
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_over_long_path_is_one_clean_error(
+    args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _cli(capsys, *args)
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1 and err.startswith("dynamo-render: error: "), err
+    assert "name too long" in err.lower(), err
+
+
+@pytest.mark.usefixtures("in_key_dir")
+def test_snapshot_sign_of_a_missing_file_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _cli(capsys, "snapshot", "sign", "absent.yaml", "--key", "k")
+    assert code == 2 and err == "dynamo-render: error: absent.yaml: No such file or directory\n"
+
+
+# --- stdin is read once ----------------------------------------------------------------
+STDIN_TWICE = "dynamo-render: error: <stdin>: standard input was already read: give - only once\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("binding", "-", "-"),
+        ("lint", "-", "-"),
+        ("render", "-", "--checkpoint", "-"),
+        ("lint", "-", "--checkpoint", "-"),
+    ],
+    ids=" ".join,
+)
+def test_stdin_named_twice_is_refused(args: tuple[str, ...]) -> None:
+    dgd = HERE.parent / "examples" / "llama-disagg-v1beta1" / "dgd.yaml"
+    proc = _run_child(*args, stdin=(dgd.read_text() if args[0] == "render" else MINIMAL).encode())
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", STDIN_TWICE)
+
+
+def test_stdin_once_still_works() -> None:
+    proc = _run_child("binding", "-", stdin=MINIMAL.encode())
+    assert proc.returncode == 0, proc.stderr
+    assert re.fullmatch(r"dynamo-prod/checkpoint-a1b2c3d4 v1/\S+\n", proc.stdout)
