@@ -32,7 +32,7 @@ from renderer.keys import (
     WORKER_HASH_LABEL,
 )
 from renderer.render import render
-from renderer.source import load_paths
+from renderer.source import load_bytes, load_paths
 from renderer.yamlout import dump_stream
 
 RESTORE_KEYS = {BINDING_KEY, RESTORE_CANDIDATE_KEY, CHECKPOINT_NAME_KEY, TARGET_CONTAINERS_KEY}
@@ -76,9 +76,11 @@ def test_example_dcds_carry_both_copies() -> None:
         source = load(EXAMPLES / f"llama-disagg-{version}" / "dgd.yaml")[0]
         objects = render(source, snapshots, target="dcd").objects
         by_name = {o["metadata"]["name"]: o for o in objects}
+        # One worker hash per DGD (the operator hashes all workers together): the prefill
+        # worker, not checkpointed, is named with the hash the decode worker's snapshot carries.
         assert list(by_name) == [
             "llama-disagg-frontend",
-            "llama-disagg-vllmprefillworker",
+            f"llama-disagg-vllmprefillworker-{WORKER_HASH}",
             f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
         ]
         assert {o["apiVersion"] for o in objects} == {f"nvidia.com/{version}"}
@@ -87,7 +89,7 @@ def test_example_dcds_carry_both_copies() -> None:
             binding,
             "checkpoint-9f1e2d3c4b5a6978",
         )
-        for name in ("llama-disagg-frontend", "llama-disagg-vllmprefillworker"):
+        for name in ("llama-disagg-frontend", f"llama-disagg-vllmprefillworker-{WORKER_HASH}"):
             assert not RESTORE_KEYS & _all_keys(by_name[name]), (version, name)
 
 
@@ -106,12 +108,12 @@ def test_two_checkpointed_components(snapshot: SnapshotAssertion) -> None:
     dcds = _dcds(V1ALPHA1_TWO_CHECKPOINTED, BASELINE, MINIMAL)
     assert list(dcds) == [
         "llama-disagg-frontend",
-        # vector 01 has no worker-hash label: no suffix, no hash label
-        "llama-disagg-vllmprefillworker",
+        # vector 01 has no worker-hash label; the DGD's one worker hash comes from vector 02
+        f"llama-disagg-vllmprefillworker-{WORKER_HASH}",
         f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
     ]
     _assert_two_copies(
-        dcds["llama-disagg-vllmprefillworker"],
+        dcds[f"llama-disagg-vllmprefillworker-{WORKER_HASH}"],
         expected_binding("01-minimal"),
         "checkpoint-a1b2c3d4",
     )
@@ -120,7 +122,8 @@ def test_two_checkpointed_components(snapshot: SnapshotAssertion) -> None:
         expected_binding("02-worker-baseline"),
         "checkpoint-9f1e2d3c4b5a6978",
     )
-    assert WORKER_HASH_LABEL not in dcds["llama-disagg-vllmprefillworker"]["metadata"]["labels"]
+    prefill = dcds[f"llama-disagg-vllmprefillworker-{WORKER_HASH}"]
+    assert prefill["metadata"]["labels"][WORKER_HASH_LABEL] == WORKER_HASH
     assert not RESTORE_KEYS & _all_keys(dcds["llama-disagg-frontend"])
     objects = render(
         dgd(V1ALPHA1_TWO_CHECKPOINTED), load(BASELINE) + load(MINIMAL), target="dcd"
@@ -295,3 +298,31 @@ def test_no_empty_pod_template_when_nothing_is_added() -> None:
     text = v1beta1_dgd(frontend, extra_spec=f"  annotations:\n    {BINDING_KEY}: v1/x/1/00\n")
     (dcd,) = _dcds(text).values()
     assert "podTemplate" not in dcd["spec"]
+
+
+def test_one_worker_hash_per_dgd_unless_the_snapshots_disagree() -> None:
+    # The operator hashes all workers of a DGD together and stamps that one hash on every
+    # worker DCD. Offline it comes from the snapshots; two snapshots captured under
+    # different worker generations leave it unknown for the workers that have none.
+    other = "0a1b2c3d"
+    prefill = BASELINE.read_text().replace(WORKER_HASH, other)
+    prefill = prefill.replace("VllmDecodeWorker", "VllmPrefillWorker")
+    prefill = prefill.replace(BASELINE_NAME, "checkpoint-prefill")
+    text = v1beta1_dgd(
+        FRONTEND_BETA
+        + decode_beta()
+        + decode_beta(name="VllmPrefillWorker", component_type="prefill")
+        + decode_beta(name="Spare", component_type="worker").replace("enabled: true", "enabled: false")
+    )
+    snapshots = load(BASELINE) + load_bytes(prefill.encode(), "prefill.yaml")
+    result = render(dgd(text), snapshots, target="dcd")
+    names = [o["metadata"]["name"] for o in result.objects]
+    assert names == [
+        "llama-disagg-frontend",
+        f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
+        f"llama-disagg-vllmprefillworker-{other}",
+        "llama-disagg-spare",
+    ]
+    [warning] = [w for w in result.warnings if "worker hash unknown" in w]
+    assert "component 'Spare'" in warning
+    assert f"disagree on it: {other}, {WORKER_HASH}" in warning

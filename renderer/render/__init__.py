@@ -25,6 +25,7 @@ from renderer.errors import InputError
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
+    from renderer.model.dgd import Graph
     from renderer.render.match import Match
 
 TARGETS = ("dcd", "grove")
@@ -85,17 +86,19 @@ def render(
         if chosen == "grove":
             from renderer.render.grove import render_pcs
 
-            objects = [render_pcs(graph, matches)]
+            objects = [render_pcs(graph, matches, worker_hashes(graph, matches))]
         else:
             from renderer.render.dcd import render_dcds
 
             _check_worker_hashes(matches)
-            objects = render_dcds(graph, matches, backend)
+            hashes = worker_hashes(graph, matches)
+            objects = render_dcds(graph, matches, backend, hashes)
             for component in graph.components:
-                if component.is_worker and component.name not in matches:
+                # (a matched snapshot without the label is left as captured: no warning)
+                if component.is_worker and component.name not in hashes | matches:
                     warnings.append(
                         f"{dgd.where(component.path)}: component {component.name!r}: worker hash "
-                        "unknown without a captured checkpoint; its DCD is named without the "
+                        f"unknown ({_why_no_hash(matches)}); its DCD is named without the "
                         "hash suffix the operator appends"
                     )
         for obj in objects:
@@ -110,6 +113,36 @@ def render(
         validate_output(obj, chosen)
     files = tuple(sorted({m.checkpoint.source.file for m in matches.values()}))
     return RenderResult(objects, warnings, chosen, files)
+
+
+def worker_hashes(graph: Graph, matches: dict[str, Match]) -> dict[str, str]:
+    """The worker hash of each worker-class component, where it is known.
+
+    The operator computes one worker hash per DGD, over all its workers together, and puts
+    it on every worker DCD. Offline it is known only from a captured snapshot's label: a
+    checkpointed component takes its own snapshot's; the other workers take the DGD's when
+    all captured snapshots agree on it (snapshots from different worker generations leave it
+    unknown for them).
+    """
+    hashes = {
+        name: match.checkpoint.worker_hash
+        for name, match in matches.items()
+        if match.component.is_worker and match.checkpoint.worker_hash
+    }
+    shared = set(hashes.values())
+    if len(shared) == 1:
+        [common] = shared
+        for component in graph.components:
+            if component.is_worker:
+                hashes.setdefault(component.name, common)
+    return hashes
+
+
+def _why_no_hash(matches: dict[str, Match]) -> str:
+    distinct = {m.checkpoint.worker_hash for m in matches.values() if m.checkpoint.worker_hash}
+    if len(distinct) > 1:
+        return f"the captured checkpoints disagree on it: {', '.join(sorted(distinct))}"
+    return "no captured checkpoint of this DGD carries it"
 
 
 _NAME_SEGMENT = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")

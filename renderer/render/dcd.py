@@ -88,12 +88,11 @@ def _system_labels(graph: Graph, component: Component, worker_hash: str) -> dict
 
 
 def render_dcd(
-    graph: Graph, component: Component, match: Match | None, backend: str
+    graph: Graph, component: Component, match: Match | None, backend: str, worker_hash: str
 ) -> dict[str, Any]:
-    """The DCD the operator creates for one component."""
+    """The DCD the operator creates for one component (`worker_hash` "" when unknown)."""
     from renderer.model.pod import pod_annotations, pod_labels
 
-    worker_hash = match.checkpoint.worker_hash if match is not None else ""
     name = dcd_name(graph.name, component.name, worker_hash if component.is_worker else "")
     labels = {**pod_labels(graph, component), **_system_labels(graph, component, worker_hash)}
 
@@ -170,6 +169,11 @@ def _v1alpha1_extras(graph: Graph, component: Component, spec: dict[str, Any]) -
         spec["envs"] = merge_env(graph.env, envs if isinstance(envs, list) else [])
 
 
-def render_dcds(graph: Graph, matches: dict[str, Match], backend: str) -> list[dict[str, Any]]:
+def render_dcds(
+    graph: Graph, matches: dict[str, Match], backend: str, worker_hashes: dict[str, str]
+) -> list[dict[str, Any]]:
     """Every component's DCD, in component order."""
-    return [render_dcd(graph, c, matches.get(c.name), backend) for c in graph.components]
+    return [
+        render_dcd(graph, c, matches.get(c.name), backend, worker_hashes.get(c.name, ""))
+        for c in graph.components
+    ]

@@ -99,11 +99,10 @@ def _min_available(component: Component, role: Role) -> int:
 
 
 def _cliques(
-    graph: Graph, component: Component, match: Match | None, backend: str
+    graph: Graph, component: Component, match: Match | None, backend: str, worker_hash: str
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The component's cliques and its entries of the PCS binding map."""
     roles = expand_roles(component)
-    worker_hash = match.checkpoint.worker_hash if match is not None else ""
     labels = _labels(graph, component, worker_hash)
     # Reserved annotations written in the DGD are dropped: only engine cliques of a
     # checkpointed component get them, from the renderer (see RESERVED_ANNOTATIONS).
@@ -153,10 +152,14 @@ def _scaling_group(component: Component, match: Match | None) -> dict[str, Any]:
 def render_pcs(
     graph: Graph,
     matches: dict[str, Match],
+    worker_hashes: dict[str, str],
     *,
     termination_delay: str = DEFAULT_TERMINATION_DELAY,
 ) -> dict[str, Any]:
-    """The PodCliqueSet the operator creates for the DGD (raises UnsafeNameError on budget)."""
+    """The PodCliqueSet the operator creates for the DGD (raises UnsafeNameError on budget).
+
+    `worker_hashes`: the known worker hash of each worker-class component, by name.
+    """
     name = pcs_name(graph.name, clique_budgets(graph))
     cliques: list[dict[str, Any]] = []
     groups: list[dict[str, Any]] = []
@@ -165,7 +168,11 @@ def render_pcs(
     for component in graph.components:
         match = matches.get(component.name)
         component_cliques, component_bindings = _cliques(
-            graph, component, match, component_backend(graph, component)
+            graph,
+            component,
+            match,
+            component_backend(graph, component),
+            worker_hashes.get(component.name, ""),
         )
         for clique in component_cliques:
             other = owners.setdefault(clique["name"], component.name)
