@@ -62,6 +62,12 @@ def _with_annotation_lines(lines: int) -> str:
     )
 
 
+def _with_container_lines(lines: str) -> str:
+    return MINIMAL.replace(
+        '            image: "busybox:1.36"\n', '            image: "busybox:1.36"\n' + lines
+    )
+
+
 # Big or degenerate files are made at test time instead of being committed.
 GENERATED: dict[str, Callable[[], str | bytes]] = {
     "gen-deep-flow-seq-100k.yaml": lambda: _deep("[", "]"),
@@ -75,6 +81,14 @@ GENERATED: dict[str, Callable[[], str | bytes]] = {
         'image: "busybox:1.36\n' + "".join(f"            line {i}\n" for i in range(10_000)),
     ),
     "gen-10k-line-annotation.yaml": lambda: _with_annotation_lines(10_000),
+    "gen-alias-bomb-long-string.yaml": lambda: _with_container_lines(
+        '            command: [&s "' + "x" * 1_000_000 + '"]\n'
+        "            args: [" + ", ".join(["*s"] * 500) + "]\n"
+    ),
+    "gen-20k-apostrophe-escapes.yaml": lambda: MINIMAL.replace(
+        '    - "nvidia.com/finalizer"\n',
+        '    - "nvidia.com/finalizer"\n' + '    - "it\\\'s"\n' * 20_000,
+    ),
 }
 
 CASES: dict[str, Case] = {
@@ -82,12 +96,14 @@ CASES: dict[str, Case] = {
     "alias-bomb-nested.yaml": Case(LOAD, "aliases expand to more than"),
     "alias-bomb-wide.yaml": Case(LOAD, "aliases expand to more than"),
     "alias-bomb-in-checkpoint.yaml": Case(LOAD, "aliases expand to more than"),
+    "gen-alias-bomb-long-string.yaml": Case(LOAD, "aliases expand to more than 4194304 characters"),
     # nesting and size
     "gen-deep-flow-seq-100k.yaml": Case(LOAD, "nesting deeper than"),
     "gen-deep-flow-map-100k.yaml": Case(LOAD, "nesting deeper than"),
     "gen-deep-block-3000.yaml": Case(LOAD, "nesting deeper than"),
     "gen-unterminated-10k-line-scalar.yaml": Case(LOAD, "invalid YAML"),
     "gen-10k-line-annotation.yaml": Case(OK, ""),
+    "gen-20k-apostrophe-escapes.yaml": Case(OK, ""),
     # duplicate keys at several depths
     "dup-key-top.yaml": Case(LOAD, 'duplicate key "kind" (first set on line 2)'),
     "dup-key-metadata.yaml": Case(LOAD, 'duplicate key "generation"'),

@@ -216,3 +216,43 @@ def test_stdin_once_still_works() -> None:
     proc = _run_child("binding", "-", stdin=MINIMAL.encode())
     assert proc.returncode == 0, proc.stderr
     assert re.fullmatch(r"dynamo-prod/checkpoint-a1b2c3d4 v1/\S+\n", proc.stdout)
+
+
+# --- linear time and bounded output for escapes and aliases -----------------------------
+HEAD = b"apiVersion: v1\nkind: A\n"
+
+
+@pytest.mark.parametrize("count", [1, 8, 9, 3000])
+def test_many_apostrophe_escapes_read_as_go_yaml_does(count: int) -> None:
+    """go-yaml reads `\\'`; libyaml does not. Past a few, one pure-parser pass reads them
+    all (each used to cost a parse from the start: 20,000 of them never finished)."""
+    items = b", ".join([b'"it\\\'s"'] * count)
+    (obj,) = load_bytes(HEAD + b"v: [" + items + b"]\nw: '\\'\n", "f.yaml")
+    assert obj.data["v"] == ["it's"] * count
+    assert obj.data["w"] == "\\"
+
+
+def test_apostrophe_and_esc_escapes_in_one_string() -> None:
+    (obj,) = load_bytes(HEAD + b'v: "a\\e\\\'b"\n', "f.yaml")
+    assert obj.data["v"] == "a\x1b'b"
+
+
+def test_escaped_slash_is_still_refused_after_many_apostrophes() -> None:
+    items = b", ".join([b'"x\\\'"'] * 12)
+    error = _fails(HEAD + b"v: [" + items + b']\nw: "\\/"\n')
+    assert "unknown escape character '\\/'" in error.message
+    assert (error.line, error.column) == (4, 5)
+
+
+def _aliased_string(length: int, aliases: int) -> bytes:
+    text = b'"' + b"x" * length + b'"'
+    return HEAD + b"a: &s " + text + b"\nb: [" + b", ".join([b"*s"] * aliases) + b"]\n"
+
+
+def test_one_long_string_aliased_many_times_is_a_bomb() -> None:
+    """500 aliases of a 10,000-character string: few nodes, but 5 MB for every consumer."""
+    error = _fails(_aliased_string(10_000, 500))
+    assert error.message == "aliases expand to more than 4194304 characters of text (alias bomb?)"
+    assert error.line == 4
+    (obj,) = load_bytes(_aliased_string(10_000, 400), "f.yaml")  # 4 MB: within the cap
+    assert len(obj.data["b"]) == 400

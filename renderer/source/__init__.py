@@ -16,7 +16,8 @@ are exact Python ints, floats Python floats, strings str. Every failure is an
 merges, empty documents and `kind: List`.
 
 Limits (keyword arguments of `load_bytes`): `max_bytes` 16 MiB per file,
-`max_alias_nodes` 100,000 nodes produced by aliases per document, `max_depth` 256 levels.
+`max_alias_nodes` 100,000 nodes produced by aliases per document (and 4 MiB of scalar
+text, `limits.DEFAULT_MAX_ALIAS_CHARS`), `max_depth` 256 levels.
 
 The imports below are light (no YAML parser is loaded until something is read).
 """

@@ -14,7 +14,8 @@ because go-yaml v2 behaves differently from the YAML spec or from libyaml:
 - Map keys are stringified as sigs.k8s.io/yaml does; null, uint64 and collection keys and
   infinite/NaN values are errors.
 - Anchors: undefined aliases and self-containing anchors are errors, the number of nodes
-  produced by alias expansion is capped (alias bombs), nesting depth is capped, and an
+  and the characters of scalar text produced by alias expansion are capped (alias bombs,
+  including one long string aliased many times), nesting depth is capped, and an
   alias to a collection yields an independent copy (so callers may mutate values).
 """
 
@@ -38,7 +39,11 @@ from ruamel.yaml.events import (
     StreamEndEvent,
 )
 
-from renderer.source.limits import DEFAULT_MAX_ALIAS_NODES, DEFAULT_MAX_DEPTH
+from renderer.source.limits import (
+    DEFAULT_MAX_ALIAS_CHARS,
+    DEFAULT_MAX_ALIAS_NODES,
+    DEFAULT_MAX_DEPTH,
+)
 from renderer.source.model import Mark, Path
 from renderer.source.resolve import (
     MERGE_TAG,
@@ -110,6 +115,7 @@ def _typed(key: Any) -> Any:
 class _Frame:
     __slots__ = (
         "anchor",
+        "chars",
         "container",
         "is_map",
         "key",
@@ -136,6 +142,7 @@ class _Frame:
         # key_marks and value_marks (one tuple per map entry instead of two saves memory)
         self.key_path: Path = path
         self.size = 1
+        self.chars = 0  # characters of scalar text inside, for the alias text budget
         self.merged: set[str] | None = None  # keys set only by a merge so far
         self.typed: dict[str, Any] | None = None  # non-str Go identities of literal keys
 
@@ -149,6 +156,7 @@ def build(  # one loop over events keeps the per-node cost low
     doc_offset: int = 0,
     spans: bool = False,
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES,
+    max_alias_chars: int = DEFAULT_MAX_ALIAS_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
     apostrophe_escapes: frozenset[int] = frozenset(),
 ) -> Iterator[Document]:
@@ -161,8 +169,9 @@ def build(  # one loop over events keeps the per-node cost low
     check_slash = "\\/" in text
     doc_index = doc_offset - 1
     stack: list[_Frame] = []
-    anchors: dict[str, tuple[Any, int, bool]] = {}
+    anchors: dict[str, tuple[Any, int, bool, int]] = {}
     alias_nodes = 0
+    alias_chars = 0
     doc: Document | None = None
     key_marks: dict[Path, Mark] = {}
     value_marks: dict[Path, Mark] = {}
@@ -195,9 +204,10 @@ def build(  # one loop over events keeps the per-node cost low
                 except ResolveError as exc:
                     raise BuildError(exc.args[0], mark.line + line_offset, mark.column) from None
             size = 1
+            chars = len(text_value)
             node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
             if event.anchor is not None:
-                anchors[event.anchor] = (value, 1, False)
+                anchors[event.anchor] = (value, 1, False, chars)
             via_alias = False
             if not stack:  # a scalar document
                 if value.__class__ is float and not isfinite(value):
@@ -247,15 +257,16 @@ def build(  # one loop over events keeps the per-node cost low
             value_marks[path] = node_mark
             anchor = event.anchor
             if anchor is not None:
-                anchors[anchor] = (_OPEN, 0, False)
+                anchors[anchor] = (_OPEN, 0, False, 0)
             stack.append(_Frame({} if is_map else [], path, is_map, anchor, node_mark))
             continue
         elif kind is MappingEndEvent or kind is SequenceEndEvent:
             frame = stack.pop()
             value = frame.container
             size = frame.size
+            chars = frame.chars
             if frame.anchor is not None:
-                anchors[frame.anchor] = (value, size, frame.is_map)
+                anchors[frame.anchor] = (value, size, frame.is_map, chars)
             via_alias = False
             node_mark = frame.mark
             if not stack:
@@ -270,15 +281,23 @@ def build(  # one loop over events keeps the per-node cost low
                 raise BuildError(
                     f"unknown anchor '{anchor}' referenced", mark.line + line_offset, mark.column
                 )
-            value, size, is_map = found
+            value, size, is_map, chars = found
             if value is _OPEN:
                 raise BuildError(
                     f"anchor '{anchor}' value contains itself", mark.line + line_offset, mark.column
                 )
             alias_nodes += size
+            alias_chars += chars
             if alias_nodes > max_alias_nodes:
                 raise BuildError(
                     f"aliases expand to more than {max_alias_nodes} nodes (alias bomb?)",
+                    mark.line + line_offset,
+                    mark.column,
+                )
+            if alias_chars > max_alias_chars:
+                raise BuildError(
+                    f"aliases expand to more than {max_alias_chars} characters of text"
+                    " (alias bomb?)",
                     mark.line + line_offset,
                     mark.column,
                 )
@@ -312,6 +331,7 @@ def build(  # one loop over events keeps the per-node cost low
 
         # --- place the value into its parent ------------------------------------------
         top.size += size
+        top.chars += chars
         if not top.is_map:
             container = top.container
             path = (*top.path, len(container))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Collection, Iterator
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from renderer.errors import InputError
@@ -40,7 +41,10 @@ __all__ = ["DEFAULT_MAX_BYTES", "iter_values", "load_bytes"]
 
 
 def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], Any]:
-    """libyaml's `get_event`; ruamel's pure-Python parser when asked or when C is missing."""
+    """libyaml's `get_event`; ruamel's pure-Python parser when asked or when C is missing.
+
+    The pure parser is taught the one escape go-yaml accepts and it does not: `\\'`.
+    """
     try:
         if pure:
             raise ImportError("pure parser requested")
@@ -50,10 +54,27 @@ def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], Any]:
 
         if isinstance(source, bytes):
             source = source.decode("utf-8")
-        events: Iterator[Any] = iter(YAML(typ="safe", pure=True).parse(source))
+        yaml = YAML(typ="safe", pure=True)
+        yaml.Scanner = _go_scanner()
+        events: Iterator[Any] = iter(yaml.parse(source))
         return events.__next__
     get_event: Callable[[], Any] = CParser(source).get_event
     return get_event
+
+
+@cache
+def _go_scanner() -> type:
+    from ruamel.yaml.scanner import Scanner
+
+    class GoScanner(Scanner):
+        ESCAPE_REPLACEMENTS = {**Scanner.ESCAPE_REPLACEMENTS, "'": "'"}  # noqa: RUF012
+
+    return GoScanner
+
+
+# `\'` escapes handed to libyaml as `\e`, one parse each, before the pure parser takes over.
+_MAX_PATCHED_ESCAPES = 8
+_MIXED_ESCAPES = "cannot read a string with both"  # build's message for `\e` beside `\'`
 
 
 def _yaml_error(exc: Exception, name: str, line_offset: int) -> InputError:
@@ -87,8 +108,8 @@ def _documents(
     """Documents of one run of text, working around two places where libyaml is stricter
     than go-yaml: `:` inside flow plain scalars (`[2025-06-01T00:00:00Z]`), which ruamel's
     pure-Python scanner reads as go-yaml does, and the `\\'` escape, which is handed to
-    libyaml as `\\e` and restored. On such an error the run is parsed again from the
-    start, skipping documents already yielded."""
+    libyaml as `\\e` and restored (past a few of them, the pure parser reads it). On such
+    an error the run is parsed again from the start, skipping documents already yielded."""
     from ruamel.yaml.error import YAMLError
 
     from renderer.source.build import BuildError, build
@@ -118,6 +139,10 @@ def _documents(
                     yield doc
             return
         except BuildError as exc:
+            if escapes and exc.message.startswith(_MIXED_ESCAPES):
+                pure, patched = True, text  # the pure parser reads both escapes itself
+                escapes.clear()
+                continue
             raise InputError(exc.message, name, exc.line + 1, exc.column + 1) from None
         except YAMLError as exc:
             problem = getattr(exc, "problem", None)
@@ -126,9 +151,16 @@ def _documents(
                 pure = True
                 continue
             at = _apostrophe_escape_at(problem, mark, patched)
-            if at is not None and len(escapes) < 10_000:
-                escapes.add(at)
-                patched = patched[:at] + "\\e" + patched[at + 2 :]
+            if at is not None and not pure:
+                if len(escapes) < _MAX_PATCHED_ESCAPES:
+                    escapes.add(at)
+                    patched = patched[:at] + "\\e" + patched[at + 2 :]
+                    continue
+                # Each patch costs a parse from the start: past a few, one pass of the
+                # pure parser (which reads `\\'` itself) keeps the whole read linear.
+                pure = True
+                escapes.clear()
+                patched = text
                 continue
             raise _yaml_error(exc, name, line_offset) from None
 
