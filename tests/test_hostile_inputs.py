@@ -256,3 +256,21 @@ def test_one_long_string_aliased_many_times_is_a_bomb() -> None:
     assert error.line == 4
     (obj,) = load_bytes(_aliased_string(10_000, 400), "f.yaml")  # 4 MB: within the cap
     assert len(obj.data["b"]) == 400
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("3.4028234663852886e38", "3.4028235e+38"),  # float32's largest
+        ("3.4028235677973366e38", ".inf"),  # rounds to infinity in float32 (no overflow)
+        ("3.5e38", ".inf"),
+        ("-3.5e38", "-.inf"),
+        ("1e300", ".inf"),
+        ("1e-50", "0"),
+    ],
+)
+def test_float_keys_beyond_float32(key: str, expected: str) -> None:
+    """sigs.k8s.io/yaml writes a float key with FormatFloat(f, 'g', -1, 32): float32(f)
+    overflows to ±Inf, written .inf/-.inf (a crash here before)."""
+    (obj,) = load_bytes(HEAD + f"data: {{{key}: a}}\n".encode(), "f.yaml")
+    assert obj.data["data"] == {expected: "a"}

@@ -191,6 +191,8 @@ def format_float32_g(value: float) -> str:
     try:
         single = struct.unpack("f", struct.pack("f", value))[0]
     except OverflowError:
+        single = value * math.inf  # beyond float32, as Go's float32() conversion gives
+    if math.isinf(single):  # also a value that only rounds to infinity in float32
         return ".inf" if value > 0 else "-.inf"
     if single == 0:
         return "-0" if math.copysign(1.0, single) < 0 else "0"
