@@ -274,3 +274,22 @@ def test_float_keys_beyond_float32(key: str, expected: str) -> None:
     overflows to ±Inf, written .inf/-.inf (a crash here before)."""
     (obj,) = load_bytes(HEAD + f"data: {{{key}: a}}\n".encode(), "f.yaml")
     assert obj.data["data"] == {expected: "a"}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifo_planted_as_the_signature_file_does_not_hang(tmp_path: Path) -> None:
+    """Nobody names `<snapshot>.sig`: whatever sits there is opened without blocking."""
+    from renderer.trust import generate_key_pair
+
+    (tmp_path / "k.pub").write_bytes(generate_key_pair()[1])
+    (tmp_path / "snap.yaml").write_text(MINIMAL)
+    os.mkfifo(tmp_path / "snap.yaml.sig")
+    proc = _run_child("snapshot", "verify", "snap.yaml", "--key", "k.pub", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == (
+        "dynamo-render: snap.yaml.sig: cannot read signature file: not a regular file\n"
+    )
+    (tmp_path / "snap.yaml.sig").unlink()
+    (tmp_path / "snap.yaml.sig").symlink_to("/dev/zero")
+    proc = _run_child("snapshot", "verify", "snap.yaml", "--key", "k.pub", cwd=tmp_path)
+    assert proc.returncode == 1 and "not a regular file" in proc.stderr, proc.stderr

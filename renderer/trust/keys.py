@@ -49,6 +49,8 @@ def _read_key_file(path: str, what: str) -> bytes:
             data = handle.read(MAX_KEY_FILE_BYTES + 1)
     except OSError as exc:
         raise InputError(f"cannot read {what}: {exc.strerror or exc}", path) from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(f"cannot read {what}: the path contains a NUL character", path) from None
     if len(data) > MAX_KEY_FILE_BYTES:
         raise InputError(f"not a PEM {what} (larger than {MAX_KEY_FILE_BYTES} bytes)", path)
     return data

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from renderer.errors import InputError
 from renderer.source.files import STDIN_NAME
@@ -49,6 +51,19 @@ def _trusted_list(keys: Sequence[TrustedKey]) -> str:
     return "trusted: " + ", ".join(k.fingerprint for k in keys)
 
 
+def _read_signature_file(path: str) -> bytes:
+    """The `.sig` beside a snapshot: opened without blocking, and only if a regular file.
+
+    Nobody names this path on the command line, so a FIFO planted there must not hang
+    the run (an open for reading blocks until a writer appears).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return handle.read(MAX_SIGNATURE_FILE_BYTES + 1)
+
+
 def verify_message(
     snapshot_file: str, message: bytes, keys: Sequence[TrustedKey]
 ) -> TrustFailure | None:
@@ -58,8 +73,7 @@ def verify_message(
 
     sig_path = signature_path(snapshot_file)
     try:
-        with Path(sig_path).open("rb") as handle:
-            data = handle.read(MAX_SIGNATURE_FILE_BYTES + 1)
+        data = _read_signature_file(sig_path)
     except FileNotFoundError:
         return TrustFailure(
             MISSING, f"{snapshot_file}: snapshot is not signed ({sig_path} is missing)"
