@@ -187,7 +187,7 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
             ) from None
         raise
     obj = objects[0]
-    reader = _Reader(obj, base_dir, cwd if cwd is not None else str(FsPath.cwd()))
+    reader = _Reader(obj, base_dir, cwd if cwd is not None else _working_directory(name))
     if len(objects) > 1:
         raise reader.fail((), "a config file holds one document")
     if obj.api_version != API_VERSION or obj.kind != KIND:
@@ -230,9 +230,22 @@ def _split_where(where: str) -> tuple[str, int, int]:
     return file, int(line), int(column)
 
 
+def _working_directory(config_file: str) -> str:
+    try:
+        return str(FsPath.cwd())
+    except OSError as exc:
+        raise InputError(
+            f"cannot resolve the config's paths: the working directory is gone ({exc.strerror})",
+            config_file,
+        ) from None
+
+
 def find_config(start: str | None = None) -> str | None:
     """The config file of the repository `start` (default: the working directory) is in."""
-    here = FsPath(start if start is not None else str(FsPath.cwd())).resolve()
+    try:
+        here = FsPath(start if start is not None else str(FsPath.cwd())).resolve()
+    except OSError:
+        return None  # a working directory that was removed holds no config
     for directory in (here, *here.parents):
         candidate = directory / CONFIG_NAME
         if candidate.is_file():
@@ -249,7 +262,7 @@ def load_config(path: str, *, cwd: str | None = None) -> Config:
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise InputError(f"cannot read config file: {exc.strerror}", path) from None
-    here = cwd if cwd is not None else str(FsPath.cwd())
+    here = cwd if cwd is not None else _working_directory(path)
     shown = os.path.relpath(path, here) if FsPath(path).is_absolute() else path
     if shown.startswith(".."):
         shown = path

@@ -293,3 +293,50 @@ def test_fifo_planted_as_the_signature_file_does_not_hang(tmp_path: Path) -> Non
     (tmp_path / "snap.yaml.sig").symlink_to("/dev/zero")
     proc = _run_child("snapshot", "verify", "snap.yaml", "--key", "k.pub", cwd=tmp_path)
     assert proc.returncode == 1 and "not a regular file" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("cap", ["9223372036854775807", "99999999999999999999999"])
+def test_huge_size_cap_reads_what_the_file_holds(
+    cap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """read(cap + 1) with a cap beyond the index range raised OverflowError."""
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(MINIMAL)
+    code, out, err = _cli(capsys, "binding", str(snap), "--max-bytes", cap)
+    assert (code, err) == (0, ""), err
+    assert out.startswith("dynamo-prod/checkpoint-a1b2c3d4 v1/")
+
+
+def test_size_cap_over_chunks_of_stdin() -> None:
+    proc = _run_child("binding", "-", "--max-bytes", "2000000", stdin=b"#" * 3_000_000)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        "dynamo-render: error: <stdin>:1:2000001: file is larger than the size limit of"
+        " 2000000 bytes (raise it with --max-bytes)\n"
+    )
+
+
+def test_removed_working_directory(tmp_path: Path) -> None:
+    """Config discovery starts at the working directory; a removed one holds no config."""
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(MINIMAL)
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (
+        "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]);"
+        " from renderer.cli import main; sys.exit(main(sys.argv[2:]))"
+    )
+    run = [sys.executable, "-c", script, str(gone)]
+    proc = subprocess.run([*run, "binding", str(snap)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    gone.mkdir()
+    config = tmp_path / "c.yaml"
+    config.write_text("apiVersion: dynamo-render/v1\nkind: Config\n")
+    proc = subprocess.run(
+        [*run, "--config", str(config), "binding", str(snap)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert proc.stderr.startswith(f"dynamo-render: error: {config}: cannot resolve the config's")

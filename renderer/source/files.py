@@ -77,9 +77,24 @@ def _is_dir(path: str) -> bool:
         return False  # the read that follows names the reason (too long, a loop, ...)
 
 
+_CHUNK = 1 << 20
+
+
 def _read_limited(handle: BinaryIO, max_bytes: int) -> bytes:
-    # One byte more than the cap is enough to report "too large" without reading it all.
-    return handle.read(max_bytes + 1)
+    """At most `max_bytes + 1` bytes: one more than the cap is enough to report "too large"
+    without reading it all. Read in chunks, so that a huge cap (`--max-bytes 10**20`) costs
+    what the file holds, not an allocation of the cap."""
+    if max_bytes < _CHUNK:
+        return handle.read(max_bytes + 1)
+    chunks: list[bytes] = []
+    size = 0
+    while size <= max_bytes:
+        chunk = handle.read(min(_CHUNK, max_bytes + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _read_file(path: str, max_bytes: int) -> bytes:

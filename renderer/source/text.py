@@ -57,7 +57,7 @@ def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
     if len(data) > max_bytes:
         line, column = _byte_position(data, max_bytes)
         raise InputError(
-            f"file is larger than the size limit of {max_bytes} bytes (raise it with max_bytes)",
+            f"file is larger than the size limit of {max_bytes} bytes (raise it with --max-bytes)",
             name,
             line,
             column,
