@@ -340,3 +340,21 @@ def test_removed_working_directory(tmp_path: Path) -> None:
     )
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
     assert proc.stderr.startswith(f"dynamo-render: error: {config}: cannot resolve the config's")
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\U0000d800", "\\U00110000"])
+@pytest.mark.parametrize(
+    "forces_pure_parser",
+    ["t: [2025-06-01T00:00:00Z]\n", "t: [" + ", ".join(['"\\\'"'] * 9) + "]\n"],
+    ids=["colon-in-flow", "apostrophe-escapes"],
+)
+def test_surrogate_and_out_of_range_escapes_are_refused_by_both_parsers(
+    escape: str, forces_pure_parser: str
+) -> None:
+    """libyaml and go-yaml refuse them; the pure-Python parser (used for files libyaml
+    reads differently from go-yaml) made a lone surrogate, or crashed in chr()."""
+    line = f'v: "a{escape}"\n'
+    for text in (line, forces_pure_parser + line):
+        error = _fails(HEAD + text.encode())
+        assert "found invalid Unicode character escape code" in error.message
+        assert error.line == 3 + text.count("\n") - 1

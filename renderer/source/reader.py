@@ -64,10 +64,32 @@ def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], Any]:
 
 @cache
 def _go_scanner() -> type:
-    from ruamel.yaml.scanner import Scanner
+    """ruamel's pure scanner with go-yaml's double-quoted escapes: `\\'` is accepted, and
+    an escape naming a surrogate or a code point past U+10FFFF is refused (as libyaml and
+    go-yaml refuse it; the pure scanner made a lone surrogate, or crashed in chr())."""
+    import re
+
+    from ruamel.yaml.scanner import Scanner, ScannerError
+
+    surrogate = re.compile("[\ud800-\udfff]")
 
     class GoScanner(Scanner):
         ESCAPE_REPLACEMENTS = {**Scanner.ESCAPE_REPLACEMENTS, "'": "'"}  # noqa: RUF012
+
+        def scan_flow_scalar_non_spaces(self, double: Any, start_mark: Any) -> Any:
+            try:
+                chunks = super().scan_flow_scalar_non_spaces(double, start_mark)
+                bad = double and any(surrogate.search(chunk) for chunk in chunks)
+            except ValueError:
+                bad = True
+            if bad:
+                raise ScannerError(
+                    "while parsing a quoted scalar",
+                    start_mark,
+                    "found invalid Unicode character escape code",
+                    self.reader.get_mark(),
+                )
+            return chunks
 
     return GoScanner
 
