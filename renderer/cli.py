@@ -99,12 +99,23 @@ def main(argv: list[str] | None = None) -> int:
     first. Nothing this tool runs relies on a finalizer of an object kept alive only by a
     reference cycle. In-process callers (tests) pass `argv` and keep a normal collector.
     """
+    if argv is None:
+        _utf8_stdout()
     code = _run(argv)
     if argv is None:
         import gc
 
         gc.freeze()
     return code
+
+
+def _utf8_stdout() -> None:
+    """Write stdout as UTF-8 whatever the locale (YAML, JSON and SARIF are UTF-8), and let
+    a file name that is not UTF-8 (given on the command line, so held with surrogate
+    escapes) come out as the bytes it was, instead of failing the write half-way."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(encoding="utf-8", errors="surrogateescape")
 
 
 def _run(argv: list[str] | None) -> int:

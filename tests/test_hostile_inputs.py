@@ -358,3 +358,23 @@ def test_surrogate_and_out_of_range_escapes_are_refused_by_both_parsers(
         error = _fails(HEAD + text.encode())
         assert "found invalid Unicode character escape code" in error.message
         assert error.line == 3 + text.count("\n") - 1
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="file names must be UTF-8 there")
+@pytest.mark.parametrize("encoding", ["utf-8:strict", "ascii:strict"])
+def test_non_utf8_file_name_in_a_report_under_any_locale(encoding: str, tmp_path: Path) -> None:
+    """A file name that is not UTF-8 comes out as its own bytes; with a strict or ASCII
+    stdout, printing it (or any non-ASCII name) failed with UnicodeEncodeError."""
+    fixture = HERE / "fixtures" / "lint" / "dcd-v1beta1" / "binding-malformed.yaml"
+    name = os.fsencode(tmp_path) + b"/bad\xff\xc3\xa9.yaml"
+    Path(os.fsdecode(name)).write_bytes(fixture.read_bytes())
+    proc = subprocess.run(
+        [sys.executable, "-m", "renderer", "lint", name, "--format", "text"],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": encoding, "NO_COLOR": "1"},
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    assert proc.stdout.startswith(name + b":"), proc.stdout[:200]
