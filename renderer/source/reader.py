@@ -68,6 +68,7 @@ def _go_scanner() -> type:
     an escape naming a surrogate or a code point past U+10FFFF is refused (as libyaml and
     go-yaml refuse it; the pure scanner made a lone surrogate, or crashed in chr())."""
     import re
+    from collections import deque
 
     from ruamel.yaml.scanner import Scanner, ScannerError
 
@@ -75,6 +76,48 @@ def _go_scanner() -> type:
 
     class GoScanner(Scanner):
         ESCAPE_REPLACEMENTS = {**Scanner.ESCAPE_REPLACEMENTS, "'": "'"}  # noqa: RUF012
+
+        # ruamel looks through every pending simple key for each token: one per open flow
+        # collection on the line, so `[[[[...` made that quadratic (80 groups of 250
+        # nested `[` took 5 s for 40 KB). Keys are made in order of position and token
+        # number, so the stale ones are always the oldest and the nearest is the oldest
+        # live one: a queue in creation order (entries checked against the dict, which
+        # other methods also delete from) answers both in amortised constant time.
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._key_order: deque[tuple[int, Any]] = deque()
+
+        def save_possible_simple_key(self) -> None:
+            super().save_possible_simple_key()
+            key = self.possible_simple_keys.get(self.flow_level)
+            order = self._key_order
+            if key is not None and (not order or order[-1][1] is not key):
+                order.append((self.flow_level, key))
+
+        def stale_possible_simple_keys(self) -> None:
+            keys, order = self.possible_simple_keys, self._key_order
+            line, index = self.reader.line, self.reader.index
+            while order:
+                level, key = order[0]
+                live = keys.get(level)
+                if live is not None and live is key:
+                    if key.line == line and index - key.index <= 1024:
+                        return
+                    if key.required:
+                        raise ScannerError(
+                            "while scanning a simple key",
+                            key.mark,
+                            "could not find expected ':'",
+                            self.reader.get_mark(),
+                        )
+                    del keys[level]
+                order.popleft()
+
+        def next_possible_simple_key(self) -> Any:
+            keys, order = self.possible_simple_keys, self._key_order
+            while order and keys.get(order[0][0]) is not order[0][1]:
+                order.popleft()
+            return order[0][1].token_number if order else None
 
         def scan_flow_scalar_non_spaces(self, double: Any, start_mark: Any) -> Any:
             try:
