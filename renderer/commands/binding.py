@@ -64,7 +64,18 @@ def bind_snapshots(paths: Sequence[str], *, max_bytes: int) -> list[BoundCheckpo
     objects = load_paths(paths, max_bytes=max_bytes, allow_empty=True)
     checkpoints = [obj for obj in objects if is_checkpoint(obj)]
     if not checkpoints:
-        raise InputError(f"no {CHECKPOINT_KIND} objects found", ", ".join(paths))
+        if objects:  # point at what was found instead
+            first = objects[0]
+            mark = first.mark(("kind",), key=False)
+            raise InputError(
+                f"no {CHECKPOINT_KIND} objects found (this is a {first.kind})",
+                first.file,
+                mark.line,
+                mark.column,
+            )
+        names = ["<stdin>" if path == "-" else path for path in paths]
+        where = (names[0], 1, 1) if len(names) == 1 else (", ".join(names), None, None)
+        raise InputError(f"no {CHECKPOINT_KIND} objects found (no YAML documents)", *where)
     return [bind(obj) for obj in checkpoints]
 
 

@@ -148,8 +148,11 @@ def execute(args: RenderArgs) -> Outcome:
 
         return Outcome(EXIT_OK, dump_stream(documents), warnings)
     out = Path(args.output_dir)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"-o {args.output_dir}: not a directory")
+    try:
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"-o {args.output_dir}: not a directory")
+    except OSError as exc:  # a name too long, a permission denied on a parent
+        raise UsageError(f"-o {args.output_dir}: {exc.strerror or exc}") from None
     planned = planned_files(documents, args.output_dir)
     changed = [(path, content) for path, content, is_changed in planned if is_changed]
     if args.check:
@@ -189,7 +192,10 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
     for warning in outcome.warnings:
         click.echo(f"dynamo-render: warning: {warning}", err=True)
     if outcome.files and output_dir is not None:
-        Path(output_dir).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(output_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot create {output_dir}: {exc.strerror or exc}") from None
         for path, content in outcome.files:
             write_atomic(path, content)
             # Like `helm template --output-dir`: say what changed (unchanged files are skipped).

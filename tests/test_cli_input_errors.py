@@ -1,0 +1,74 @@
+"""Input errors the CLI reports at file:line:column with exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from renderer.cli import main
+
+REPO = Path(__file__).parent.parent
+DGD = REPO / "examples" / "llama-disagg-v1beta1" / "dgd.yaml"
+SNAPSHOTS = REPO / "examples" / "snapshots"
+
+
+@pytest.fixture
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., tuple[int, str, str]]:
+    def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+        if stdin is not None:
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        code = main(["--no-config", *args])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return invoke
+
+
+def test_binding_of_an_empty_file_names_it(
+    tmp_path: Path, run: Callable[..., tuple[int, str, str]]
+) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    code, out, err = run("binding", str(empty))
+    assert (code, out) == (2, "")
+    found = "no DynamoCheckpoint objects found"
+    assert err == f"dynamo-render: error: {empty}:1:1: {found} (no YAML documents)\n"
+
+
+def test_binding_of_another_kind_points_at_its_kind(
+    tmp_path: Path, run: Callable[..., tuple[int, str, str]]
+) -> None:
+    other = tmp_path / "cm.yaml"
+    other.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    code, out, err = run("binding", str(other))
+    assert (code, out) == (2, "")
+    # line 2, column 7: the value of `kind`
+    found = "no DynamoCheckpoint objects found"
+    assert err == f"dynamo-render: error: {other}:2:7: {found} (this is a ConfigMap)\n"
+
+
+def test_binding_of_empty_stdin(run: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = run("binding", "-", stdin="---\n")
+    assert code == 2
+    assert "<stdin>:1:1: no DynamoCheckpoint objects found" in err
+
+
+@pytest.mark.parametrize("make", ["too-long", "under-a-file"])
+def test_render_output_dir_that_cannot_exist(
+    tmp_path: Path, make: str, run: Callable[..., tuple[int, str, str]]
+) -> None:
+    if make == "too-long":
+        out = tmp_path / ("x" * 300)  # over NAME_MAX on every common file system
+    else:
+        (tmp_path / "file").write_text("")
+        out = tmp_path / "file" / "sub"
+    code, out_text, err = run("render", str(DGD), "--checkpoint", str(SNAPSHOTS), "-o", str(out))
+    assert (code, out_text) == (2, "")
+    assert err.startswith("dynamo-render: error: ")
+    assert err.count("\n") == 1
+    assert not out.exists() if make == "under-a-file" else True
