@@ -8,9 +8,13 @@ because go-yaml v2 behaves differently from the YAML spec or from libyaml:
 - `%YAML` other than 1.1 is rejected; `\\/` in double quotes is rejected.
 - Merge keys `<<` (a map, an alias to a map, or a sequence of those; earlier maps win;
   every assignment overwrites in document order, as the non-strict Kubernetes reader does).
+  As go-yaml's `isMerge`, a key is a merge when its text is `<<` and it is plain and
+  untagged, tagged `!` (any style) or tagged `!!merge` (any style); `!!merge foo` is the
+  key `foo`, and `"<<"`, `'<<'`, `!!str <<` or an alias to a `<<` scalar are the key `<<`.
 - Duplicate keys: a key written literally twice in one mapping is an error naming both
   lines (keys compared as Go compares them: `yes` and `true` are the same key, `1` and
-  `"1"` are not). Overriding a merged key is allowed, as in Kubernetes.
+  `"1"` are not, and neither are `1` and `1.0`; `0.0` and `-0.0` are, although their JSON
+  keys differ). Overriding a merged key is allowed, as in Kubernetes.
 - Map keys are stringified as sigs.k8s.io/yaml does; null, uint64 and collection keys and
   infinite/NaN values are errors.
 - Anchors: undefined aliases and self-containing anchors are errors, the number of nodes
@@ -59,6 +63,7 @@ _INT64_MAX = (1 << 63) - 1
 _new_mark = tuple.__new__
 _MISSING = object()
 _MERGE = object()  # pending-key marker: the next value is a `<<` merge source
+_MERGE_TAGS = frozenset({"!", MERGE_TAG})  # tags under which a `<<` key still merges
 _OPEN = object()  # anchor whose collection is still being built
 _PLAIN_CACHE: dict[str, Any] = {}
 
@@ -126,6 +131,7 @@ class _Frame:
         "path",
         "size",
         "typed",
+        "zero",
     )
 
     def __init__(
@@ -145,6 +151,24 @@ class _Frame:
         self.chars = 0  # characters of scalar text inside, for the alias text budget
         self.merged: set[str] | None = None  # keys set only by a merge so far
         self.typed: dict[str, Any] | None = None  # non-str Go identities of literal keys
+        # the float key 0 or -0 (one Go key; at most one per map), once there is one
+        self.zero: _Zero | None = None
+
+
+class _Zero:
+    """Where a map's float64 zero key is: its JSON key ("0" or "-0", the later spelling, as
+    a Go map keeps the key of the last assignment), whether it was ever written literally
+    (a second literal write is a duplicate), whether another Go key (a string "0", an int
+    0) shares that JSON key, making the one dict entry stand for two Go entries, and the
+    position of its last write (the key, or the `<<` of a merge)."""
+
+    __slots__ = ("literal", "mark", "shared", "skey")
+
+    def __init__(self, skey: str, literal: bool, shared: bool, mark: Mark) -> None:
+        self.skey = skey
+        self.literal = literal
+        self.shared = shared
+        self.mark = mark
 
 
 def build(  # one loop over events keeps the per-node cost low
@@ -170,6 +194,9 @@ def build(  # one loop over events keeps the per-node cost low
     doc_index = doc_offset - 1
     stack: list[_Frame] = []
     anchors: dict[str, tuple[Any, int, bool, int]] = {}
+    # finished maps (and alias copies of them) that hold a float zero key, by id: where
+    # it is, for a later merge of that map (the dict itself is kept so the id stays unique)
+    zero_maps: dict[int, tuple[dict[str, Any], _Zero]] = {}
     alias_nodes = 0
     alias_chars = 0
     doc: Document | None = None
@@ -215,8 +242,13 @@ def build(  # one loop over events keeps the per-node cost low
                 doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
                 continue
             top = stack[-1]
-            if (top.is_map and top.key is _MISSING) and (
-                (text_value == "<<" and not style and tag is None) or tag == MERGE_TAG
+            # go-yaml's isMerge: the text is `<<` and the event is plain-implicit (plain and
+            # untagged, or tagged `!` in any style) or the tag is !!merge
+            if (
+                top.is_map
+                and top.key is _MISSING
+                and text_value == "<<"
+                and ((tag is None and not style) or tag in _MERGE_TAGS)
             ):
                 top.key = _MERGE
                 top.key_mark = node_mark
@@ -267,6 +299,8 @@ def build(  # one loop over events keeps the per-node cost low
             chars = frame.chars
             if frame.anchor is not None:
                 anchors[frame.anchor] = (value, size, frame.is_map, chars)
+            if frame.zero is not None:
+                zero_maps[id(value)] = (value, frame.zero)
             via_alias = False
             node_mark = frame.mark
             if not stack:
@@ -307,13 +341,19 @@ def build(  # one loop over events keeps the per-node cost low
                 continue
             top = stack[-1]
             if not (top.is_map and top.key is _MISSING):
+                original = value
                 value = _copy(value)
+                if is_map and zero_maps:
+                    zero_found = zero_maps.get(id(original))
+                    if zero_found is not None:
+                        zero_maps[id(value)] = (value, zero_found[1])
         elif kind is DocumentStartEvent:
             version = event.version
             if version is not None and tuple(version) != (1, 1):
                 raise BuildError("found incompatible YAML document", mark.line + line_offset, 0)
             doc_index += 1
             anchors = {}
+            zero_maps = {}
             key_marks, value_marks, value_spans = {}, {}, {}
             doc = None
             continue
@@ -354,11 +394,18 @@ def build(  # one loop over events keeps the per-node cost low
             if skey in container:
                 _check_duplicate(top, skey, value, node_mark, key_marks)
             if value.__class__ is not str:
+                if value.__class__ is float and value == 0:
+                    _literal_zero(top, skey, value, node_mark, key_marks, value_marks)
+                elif top.zero is not None and top.zero.skey == skey:
+                    top.zero.shared = True  # e.g. the int 0 next to the float 0
                 if top.typed is None:
                     top.typed = {}
                 top.typed[skey] = _typed(value)
-            elif top.typed is not None:
-                top.typed.pop(skey, None)
+            else:
+                if top.typed is not None:
+                    top.typed.pop(skey, None)
+                if top.zero is not None and top.zero.skey == skey:
+                    top.zero.shared = True  # the string "0" next to the float 0
             top.key = skey
             top.key_mark = node_mark
             key_path = (*top.path, skey)
@@ -366,7 +413,7 @@ def build(  # one loop over events keeps the per-node cost low
             key_marks[key_path] = node_mark
             continue
         if key is _MERGE:
-            _merge(top, value, via_alias, node_mark, key_marks, value_marks)
+            _merge(top, value, via_alias, node_mark, key_marks, value_marks, zero_maps)
             top.key = _MISSING
             continue
         if value.__class__ is float and not isfinite(value):
@@ -406,6 +453,98 @@ def _check_duplicate(
     )
 
 
+def _zero_error(kind: str, key: Any, zero: _Zero, mark: Mark) -> BuildError:
+    twin, first_line = zero.skey, f"first set on line {zero.mark.line}"
+    if kind == "duplicate":
+        message = (
+            f"duplicate key {_go_repr(key)} (the float {twin} is the same Go map key,"
+            f" {first_line}): each key may appear once in a mapping"
+        )
+    else:
+        message = (
+            f"cannot read key {_go_repr(key)}: it replaces the merged float key {twin}"
+            f" ({first_line}), which shares its JSON key with another key; write each"
+            " key once"
+        )
+    return BuildError(message, mark.line - 1, mark.column - 1)
+
+
+def _drop_twin(
+    top: _Frame, twin: str, key_marks: dict[Path, Mark], value_marks: dict[Path, Mark]
+) -> None:
+    """Remove the entry of the float zero spelled `twin`: a write of the other spelling
+    assigns to the same Go key (0.0 == -0.0), and the Go map keeps the later spelling."""
+    del top.container[twin]
+    if top.merged is not None:
+        top.merged.discard(twin)
+    path = (*top.path, twin)
+    key_marks.pop(path, None)
+    value_marks.pop(path, None)
+
+
+def _literal_zero(  # noqa: PLR0917 - private helper of the hot loop
+    top: _Frame,
+    skey: str,
+    key: float,
+    mark: Mark,
+    key_marks: dict[Path, Mark],
+    value_marks: dict[Path, Mark],
+) -> None:
+    """A literal float key 0 or -0 (`_check_duplicate` has already seen the same spelling)."""
+    zero = top.zero
+    if zero is None:
+        top.zero = _Zero(skey, True, skey in top.container, mark)
+        return
+    if zero.skey == skey:
+        if zero.literal:  # another key (the int 0, the string "0") hid it from typed
+            raise _zero_error("duplicate", key, zero, mark)
+        zero.literal = True  # overrides a merged float zero: allowed
+        zero.mark = mark
+        return
+    twin = zero.skey
+    if zero.literal:
+        raise _zero_error("duplicate", key, zero, mark)
+    if zero.shared:
+        raise _zero_error("ambiguous", key, zero, mark)
+    _drop_twin(top, twin, key_marks, value_marks)  # overrides a merged float zero
+    if top.typed is not None:
+        top.typed.pop(twin, None)
+    top.zero = _Zero(skey, True, skey in top.container, mark)
+
+
+def _merged_zero(  # noqa: PLR0917 - private helper of _merge
+    top: _Frame,
+    skey: str,
+    source: _Zero,
+    mark: Mark,
+    key_marks: dict[Path, Mark],
+    value_marks: dict[Path, Mark],
+) -> bool:
+    """A merge writes a float key 0 or -0; True when the key counts as merged (may be
+    overridden later)."""
+    container = top.container
+    zero = top.zero
+    if zero is None or zero.skey == skey:
+        if zero is None:
+            top.zero = _Zero(skey, False, source.shared or skey in container, mark)
+        else:
+            zero.shared = zero.shared or source.shared
+            zero.mark = mark
+        return skey not in container
+    twin = zero.skey
+    if zero.shared:
+        raise _zero_error("ambiguous", float(skey), zero, mark)
+    was_merged = top.merged is not None and twin in top.merged
+    _drop_twin(top, twin, key_marks, value_marks)
+    typed = top.typed
+    if typed is not None and twin in typed:
+        identity = typed.pop(twin)
+        if skey not in container:
+            typed[skey] = identity  # a later literal 0.0 or -0.0 is still a duplicate
+    top.zero = _Zero(skey, zero.literal, source.shared or skey in container, mark)
+    return was_merged and skey not in container
+
+
 def _merge(  # noqa: PLR0917 - private helper of the hot loop
     top: _Frame,
     value: Any,
@@ -413,6 +552,7 @@ def _merge(  # noqa: PLR0917 - private helper of the hot loop
     mark: Mark,
     key_marks: dict[Path, Mark],
     value_marks: dict[Path, Mark],
+    zero_maps: dict[int, tuple[dict[str, Any], _Zero]],
 ) -> None:
     if isinstance(value, dict):
         sources = [value]
@@ -427,11 +567,20 @@ def _merge(  # noqa: PLR0917 - private helper of the hot loop
     container = top.container
     if top.merged is None:
         top.merged = set()
+    merged = top.merged
     key_mark = top.key_mark or mark
     for source in sources:
+        found = zero_maps.get(id(source)) if zero_maps else None
+        source_zero = found[1] if found is not None else None
         for skey, item in source.items():
-            if skey not in container:
-                top.merged.add(skey)
+            if source_zero is not None and skey == source_zero.skey:
+                if _merged_zero(top, skey, source_zero, key_mark, key_marks, value_marks):
+                    merged.add(skey)
+            else:
+                if top.zero is not None and top.zero.skey == skey:
+                    top.zero.shared = True  # another key next to the float zero
+                if skey not in container:
+                    merged.add(skey)
             container[skey] = _copy(item)
             path = (*top.path, skey)
             key_marks[path] = key_mark
