@@ -308,11 +308,12 @@ def test_one_worker_hash_per_dgd_unless_the_snapshots_disagree() -> None:
     prefill = BASELINE.read_text().replace(WORKER_HASH, other)
     prefill = prefill.replace("VllmDecodeWorker", "VllmPrefillWorker")
     prefill = prefill.replace(BASELINE_NAME, "checkpoint-prefill")
+    spare = decode_beta(name="Spare", component_type="worker").replace("true", "false")
     text = v1beta1_dgd(
         FRONTEND_BETA
         + decode_beta()
         + decode_beta(name="VllmPrefillWorker", component_type="prefill")
-        + decode_beta(name="Spare", component_type="worker").replace("enabled: true", "enabled: false")
+        + spare
     )
     snapshots = load(BASELINE) + load_bytes(prefill.encode(), "prefill.yaml")
     result = render(dgd(text), snapshots, target="dcd")
