@@ -3,11 +3,14 @@
 Each fix is a `FixAction` (set or delete one key of one object). Edits are computed on the
 decoded file text from the reader's positions (`load_bytes(..., spans=True)`): a scalar is
 replaced within its span in its own quoting style; a missing key is inserted as a new line
-at the indentation of its siblings (under a new `annotations:` when there is none); a key
-line is deleted (in a flow mapping: the entry and one separating comma). Every other byte
-stays as it was. The edited text is parsed again and must give exactly the intended values
-(everything else equal), else the file is left alone and the reason reported (fail
-closed). Writes are atomic: a temp file in the same directory, then `os.replace`.
+at the indentation of its siblings (under a new `annotations:` when there is none, or under
+a null one: `annotations:`, `~`); a key line is deleted (in a flow mapping: the entry and
+one separating comma). Lines are the reader's (LF, CR LF, CR, NEL, LS and PS each end one),
+and a new line ends with the break of the line before it. Every other byte stays as it was.
+The edited text is parsed again and must give exactly the intended values (everything else
+equal), else the file is left alone and the reason reported (fail closed): so is a value in
+the way that is neither a mapping nor null (`annotations: text`), for a person to fix.
+Writes are atomic: a temp file in the same directory, then `os.replace`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import os
 import re
 import secrets
 import stat
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -31,12 +35,51 @@ from renderer.source.model import Mark, Path, SourceObject
 _PLAIN_SAFE = re.compile(r"\A[A-Za-z_][A-Za-z0-9._/-]*\Z")
 _UTF8_BOM = b"\xef\xbb\xbf"
 _MISSING = object()
+# Line breaks as the YAML reader counts them (its marks' lines): CR LF is one; CR, LF, NEL,
+# LINE SEPARATOR and PARAGRAPH SEPARATOR are each one.
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_BREAK_CHARS = "\r\n\x85\u2028\u2029"
+_BLANK = " \t" + _BREAK_CHARS
 
 ObjectKey = tuple[int, int | None]  # (doc_index, item_index)
 
 
 class FixError(Exception):
-    """This file cannot be edited safely; the message says why."""
+    """This file cannot be edited safely; the message says why (and `mark` where, if known)."""
+
+    def __init__(self, message: str, mark: Mark | None = None) -> None:
+        super().__init__(message)
+        self.mark = mark
+
+
+class _Lines:
+    """Where the lines of a text start, and the break that ends each, as the reader counts."""
+
+    def __init__(self, text: str) -> None:
+        self.length = len(text)
+        # offset just after each break -> the break
+        self.breaks = {m.end(): m.group() for m in _BREAK.finditer(text)}
+        self.starts = [0, *self.breaks]
+
+    def start_of(self, offset: int) -> int:
+        """Offset of the start of the line holding `offset`."""
+        return self.starts[bisect_right(self.starts, offset) - 1]
+
+    def next_start(self, offset: int) -> int:
+        """`offset` if a line starts there, else where the next one does (or the end)."""
+        index = bisect_left(self.starts, offset)
+        return self.starts[index] if index < len(self.starts) else self.length
+
+    def ends_with_break(self) -> bool:
+        return self.length in self.breaks
+
+    def break_before(self, offset: int) -> str:
+        """The break ending the line before the one holding `offset`: the one to write there
+        (a file with mixed line breaks gets, at each place, those of its neighbours)."""
+        start = self.start_of(offset)
+        if start:
+            return self.breaks[start]
+        return next(iter(self.breaks.values()), "\n")
 
 
 @dataclass(frozen=True)
@@ -106,18 +149,17 @@ def _get(data: Any, path: Path) -> Any:
 class _Planner:
     """Edits for the actions on one object, against the original file text."""
 
-    def __init__(self, text: str, line_starts: list[int], obj: SourceObject) -> None:
+    def __init__(self, text: str, lines: _Lines, obj: SourceObject) -> None:
         self.text = text
-        self.line_starts = line_starts
+        self.lines = lines
         self.obj = obj
-        self.nl = "\r\n" if "\r\n" in text else "\n"
         self.expected: dict[str, Any] = copying.deepcopy(obj.data)
 
     def offset(self, mark: Mark) -> int:
-        return self.line_starts[mark.line - 1] + mark.column - 1
+        return self.lines.starts[mark.line - 1] + mark.column - 1
 
     def line_start(self, offset: int) -> int:
-        return self.text.rfind("\n", 0, offset) + 1
+        return self.lines.start_of(offset)
 
     def starts_line(self, offset: int) -> bool:
         return self.text[self.line_start(offset) : offset].strip(" ") == ""
@@ -143,16 +185,13 @@ class _Planner:
                 if p[:depth] == path:
                     best = max(best, self.offset(m) + 1)
         if best < 0:
-            raise FixError(f"no position recorded for {'.'.join(map(str, path))}")
+            raise FixError(f"no position recorded for {_dotted(path)}")
         return best
 
     def subtree_end(self, path: Path) -> int:
         """Offset just past the line holding the end of the entry at `path`."""
-        end = self._subtree_max(path)
-        if end > 0 and self.text[end - 1] == "\n":
-            return end  # a block scalar ends with its line break
-        newline = self.text.find("\n", end)
-        return len(self.text) if newline < 0 else newline + 1
+        # (a block scalar ends with its line break: then a line starts at `end`)
+        return self.lines.next_start(self._subtree_max(path))
 
     def is_flow(self, path: Path) -> bool:
         mark = self.obj.value_marks.get(path)
@@ -175,27 +214,86 @@ class _Planner:
     def set(self, path: Path, value: str) -> list[Edit]:
         if _get(self.expected, path) == value:
             return []
+        edits = self._set_edits(path, value)
         _set_path(self.expected, path, value)
+        return edits
+
+    def _set_edits(self, path: Path, value: str) -> list[Edit]:
         span = self.obj.value_spans.get(path)
         if span is not None:
             start, end, style = span
             if style in ("|", ">"):
-                tail = self.nl if self.text[end - 1 : end] == "\n" else ""
+                tail = self.lines.breaks.get(end, "")  # the block's own last line break
                 return [Edit(start, end, _double(value) + tail)]
             text = render_scalar(value, style)
-            return [Edit(start, end, text if start != end else " " + text)]
+            return [Edit(start, end, self._after_blank(start, end, text))]
         if path in self.obj.value_marks:
-            raise FixError(f"{'.'.join(map(str, path))} is not a string")
-        # climb to the nearest existing mapping, building what must be created under it
+            raise FixError(
+                f"{_dotted(path)} is {_a(_get(self.obj.data, path))}, not a string; fix it by hand",
+                self.obj.value_marks[path],
+            )
+        # climb to the nearest existing node, building what must be created under it
         tree: str | dict[str, Any] = value
         parent, key = path[:-1], path[-1]
         while _get(self.obj.data, parent) is _MISSING:
             if not parent or not isinstance(key, str):
-                raise FixError(f"cannot create {'.'.join(map(str, path))}")
+                raise FixError(f"cannot create {_dotted(path)}")
             tree, key, parent = {key: tree}, parent[-1], parent[:-1]
-        if not isinstance(_get(self.obj.data, parent), dict) or not isinstance(key, str):
-            raise FixError(f"{'.'.join(map(str, parent))} is not a mapping")
+        found = _get(self.obj.data, parent)
+        if found is None and parent and isinstance(key, str):
+            # `annotations:` (or `~`, `null`) reads as an empty mapping: give it the entry
+            return self.fill_null(parent, {key: tree})
+        if not isinstance(found, dict) or not isinstance(key, str):
+            raise FixError(
+                f"{_dotted(parent)} is {_a(found)}, not a mapping; fix it by hand",
+                self.obj.value_marks.get(parent),
+            )
         return [self.insert(parent, key, tree)]
+
+    def _after_blank(self, start: int, end: int, text: str) -> str:
+        """`text` to replace [start, end): an empty null (`key:`) needs a blank before it."""
+        if start == end and self.text[start - 1 : start] not in (" ", "\t"):
+            return " " + text
+        return text
+
+    def fill_null(self, path: Path, tree: dict[str, Any]) -> list[Edit]:
+        """Edits that replace the null at `path` with the mapping `tree`: block lines under
+        its key when the null sits on its key's line in a block mapping, else a flow mapping
+        in its place."""
+        span = self.obj.value_spans.get(path)
+        key_mark = self.obj.key_marks.get(path)
+        if span is None:  # an alias of a null
+            raise FixError(f"{_dotted(path)} is null in a form --fix does not rewrite")
+        start, end, _style = span
+        if (
+            key_mark is None
+            or self.is_flow(path[:-1])
+            or self.line_start(start) != self.line_start(self.offset(key_mark))
+        ):
+            flow = "{" + ", ".join(self._flow_entry(k, v, "") for k, v in tree.items()) + "}"
+            return [Edit(start, end, self._after_blank(start, end, flow))]
+        key_offset = self.offset(key_mark)
+        column = key_offset - self.line_start(key_offset)
+        parent_mark = self.obj.key_marks.get(path[:-1])
+        step = column - (parent_mark.column - 1) if parent_mark is not None else 2
+        step = step if step > 0 else 2
+        at = self.lines.next_start(end)
+        nl = self.lines.break_before(at)
+        block = "".join(
+            line
+            for k, v in tree.items()
+            for line in self._block(
+                k, v, column=column + step, step=step, key_quote="", value_style="", nl=nl
+            )
+        )
+        if at == len(self.text) and not self.lines.ends_with_break():
+            block = nl + block.removesuffix(nl)
+        edits = [Edit(at, at, block)]
+        if start != end:  # `~` or `null`: it goes, with the blanks before it
+            while start > 0 and self.text[start - 1] in " \t":
+                start -= 1
+            edits.insert(0, Edit(start, end, ""))
+        return edits
 
     def insert(self, path: Path, key: str, tree: str | dict[str, Any]) -> Edit:
         key_quote, value_style = self.sibling_styles(path)
@@ -211,16 +309,26 @@ class _Planner:
             last = (*path, entries[-1][0])
             return Edit(self._subtree_max(last), self._subtree_max(last), ", " + flow)
         if not entries:
-            raise FixError(f"{'.'.join(map(str, path))} has no entries to align with")
+            raise FixError(f"{_dotted(path)} has no entries to align with")
         column = entries[0][1] - self.line_start(entries[0][1])
         parent_mark = self.obj.key_marks.get(path)
         step = column - (parent_mark.column - 1) if parent_mark is not None else 2
         step = step if step > 0 else 2
-        block = "".join(
-            self._block(
-                key, tree, column=column, step=step, key_quote=key_quote, value_style=value_style
+
+        def block(at: int) -> str:
+            nl = self.lines.break_before(at)
+            return "".join(
+                self._block(
+                    key,
+                    tree,
+                    column=column,
+                    step=step,
+                    key_quote=key_quote,
+                    value_style=value_style,
+                    nl=nl,
+                )
             )
-        )
+
         # Keys already in sorted order (annotation maps as render writes them) get the new
         # key in its sorted place; otherwise (metadata: name, namespace, labels, ...) it goes
         # last, where render puts annotations.
@@ -229,12 +337,13 @@ class _Planner:
             for other, offset in entries:
                 if other > key and self.starts_line(offset):
                     at = self.line_start(offset)
-                    return Edit(at, at, block)
+                    return Edit(at, at, block(at))
         at = self.subtree_end((*path, entries[-1][0]))
-        if at == len(self.text) and not self.text.endswith("\n"):
+        if at == len(self.text) and not self.lines.ends_with_break():
             # a file without a final line break keeps having none
-            block = self.nl + block.removesuffix(self.nl)
-        return Edit(at, at, block)
+            nl = self.lines.break_before(at)
+            return Edit(at, at, nl + block(at).removesuffix(nl))
+        return Edit(at, at, block(at))
 
     def _block(
         self,
@@ -245,11 +354,12 @@ class _Planner:
         step: int,
         key_quote: str,
         value_style: str,
+        nl: str,
     ) -> list[str]:
         head = " " * column + _render_key(key, key_quote) + ":"
         if isinstance(tree, str):
-            return [f"{head} {render_scalar(tree, value_style)}{self.nl}"]
-        lines = [head + self.nl]
+            return [f"{head} {render_scalar(tree, value_style)}{nl}"]
+        lines = [head + nl]
         for child, subtree in tree.items():
             lines += self._block(
                 child,
@@ -258,6 +368,7 @@ class _Planner:
                 step=step,
                 key_quote=key_quote,
                 value_style=value_style,
+                nl=nl,
             )
         return lines
 
@@ -287,12 +398,12 @@ class _Planner:
             _delete_path(self.expected, path)
             return [edit]
         if not self.starts_line(offset):
-            raise FixError(f"{'.'.join(map(str, path))} does not start its own line")
+            raise FixError(f"{_dotted(path)} does not start its own line")
         _delete_path(self.expected, path)
         start, end = self.line_start(offset), self.subtree_end(path)
-        if end == len(self.text) and not self.text.endswith("\n") and start > 0:
+        if end == len(self.text) and not self.lines.ends_with_break() and start > 0:
             # the last line goes: the line before it becomes the last, without a line break
-            start -= 2 if self.text[start - 2 : start] == "\r\n" else 1
+            start -= len(self.lines.breaks[start])
         return [Edit(start, end, "")]
 
     def _value_end(self, path: Path) -> int:
@@ -307,7 +418,7 @@ class _Planner:
         """Remove `key: value` from a flow mapping with one of its separating commas."""
         end = self._value_end(path)
         after = end
-        while after < len(self.text) and self.text[after] in " \t\r\n":
+        while after < len(self.text) and self.text[after] in _BLANK:
             after += 1
         if self.text.startswith(",", after):  # not the last entry: take the comma after it
             after += 1
@@ -315,7 +426,7 @@ class _Planner:
                 after += 1
             return Edit(start, after, "")
         before = start
-        while before > 0 and self.text[before - 1] in " \t\r\n":
+        while before > 0 and self.text[before - 1] in _BLANK:
             before -= 1
         if self.text[before - 1 : before] == ",":  # the last entry: take the comma before it
             return Edit(before - 1, end, "")
@@ -351,20 +462,43 @@ def _flow_end(text: str, start: int) -> int:
             depth -= 1
             if depth == 0:
                 return index + 1
-        elif char in "\"'" and text[index - 1] in "{[,: \t\r\n":
+        elif char in "\"'" and text[index - 1] in "{[,:" + _BLANK:
             index = _quoted_end(text, index)
-        elif char == "#" and text[index - 1] in " \t\r\n":
-            newline = text.find("\n", index)
-            index = len(text) if newline < 0 else newline
+        elif char == "#" and text[index - 1] in _BLANK:
+            newline = _BREAK.search(text, index)
+            index = len(text) if newline is None else newline.start()
         index += 1
     raise FixError("a flow collection does not end")
 
 
 def _set_path(data: dict[str, Any], path: Path, value: Any) -> None:
+    """Set `path` to `value`, making mappings of what is missing or null on the way (the
+    planner has already refused any other value in the way)."""
     node: Any = data
     for part in path[:-1]:
-        node = node.setdefault(part, {}) if isinstance(node, dict) else node[part]
+        if isinstance(node, dict) and node.get(part) is None:
+            node[part] = {}
+        node = node[part]
     node[path[-1]] = value
+
+
+def _dotted(path: Path) -> str:
+    return ".".join(map(str, path))
+
+
+def _a(value: Any) -> str:
+    """What a YAML value is, for a message: "a string", "a list", ..."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    return "null" if value is None else "a mapping"
 
 
 def _delete_path(data: dict[str, Any], path: Path) -> None:
@@ -372,10 +506,6 @@ def _delete_path(data: dict[str, Any], path: Path) -> None:
     for part in path[:-1]:
         node = node[part]
     del node[path[-1]]
-
-
-def _line_starts(text: str) -> list[int]:
-    return [0, *(m.end() for m in re.finditer("\n", text))]
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
@@ -399,14 +529,14 @@ def fix_text(
     actions: dict[ObjectKey, list[FixAction]],
 ) -> tuple[str, dict[ObjectKey, dict[str, Any]]]:
     """The edited text and, per edited object, the data it must parse back to."""
-    line_starts = _line_starts(text)
+    lines = _Lines(text)
     edits: list[Edit] = []
     expected: dict[ObjectKey, dict[str, Any]] = {}
     for obj in objects:
         key = (obj.doc_index, obj.item_index)
         if key not in actions:
             continue
-        planner = _Planner(text, line_starts, obj)
+        planner = _Planner(text, lines, obj)
         for action in actions[key]:
             if action.op == SET and action.value is not None:
                 edits.extend(planner.set(action.path, action.value))
@@ -514,7 +644,8 @@ def fix_findings(
         try:
             changed = fix_file(file, file_objects, actions, max_bytes=max_bytes, kinds=LINT_KINDS)
         except FixError as exc:
-            report.failures.append(f"{file}: {exc}")
+            where = f":{exc.mark.line}:{exc.mark.column}" if exc.mark is not None else ""
+            report.failures.append(f"{file}{where}: {exc}")
             continue
         if changed:
             report.changed_files.append(file)
