@@ -1,5 +1,6 @@
 """`lint` on the shapes a fuzz campaign found crashing: --fix on files with unusual line
-breaks, --fix where an annotations mapping is null or not a mapping at all.
+breaks, --fix where an annotations mapping is null or not a mapping at all, and machine
+reports naming a file whose name is not UTF-8.
 
 The rules: bad input never gives a traceback; --fix changes only what it must (every other
 byte identical, the file's own line breaks kept) or leaves the file alone and says why.
@@ -7,7 +8,11 @@ byte identical, the file's own line breaks kept) or leaves the file alone and sa
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -378,3 +383,49 @@ def test_pcs_clique_annotation_shapes_do_not_crash(shape: str, tmp_path: Path) -
     target.write_text(text.replace(annotations, f"        annotations: {shape}\n", 1))
     for extra in ((), ("--fix",)):
         assert lint(target, *extra).exit_code == 1
+
+
+# --- 3. file names that are not UTF-8 -------------------------------------------------
+
+
+def test_sarif_uri_percent_encodes_the_names_bytes() -> None:
+    from renderer.report.sarif import _uri
+
+    name = os.fsdecode(b"dir/bad\xff \xc3\xa9.yaml")
+    assert _uri(name) == "dir/bad%FF%20%C3%A9.yaml"
+    assert _uri("<stdin>") == "stdin"
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="file names must be UTF-8 there")
+@pytest.mark.parametrize("fmt", ["sarif", "json", "github", "text"])
+def test_reports_name_a_file_whose_name_is_not_utf8(fmt: str, tmp_path: Path) -> None:
+    """SARIF crashed in quote() (UnicodeEncodeError). Now: SARIF's URI percent-encodes the
+    name's bytes and the JSON report escapes them as `\\udcXX` (both stay valid UTF-8
+    JSON); the line formats print the bytes as they are."""
+    name = b"bad\xff.yaml"
+    fixture = FIXTURES / "dcd-v1beta1" / "binding-malformed.yaml"
+    (tmp_path / os.fsdecode(name)).write_bytes(fixture.read_bytes())
+    proc = subprocess.run(
+        [sys.executable, "-m", "renderer", "--no-config", "lint", name, "--format", fmt],
+        capture_output=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONIOENCODING": "ascii:strict", "NO_COLOR": "1"},
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    if fmt == "sarif":
+        log = json.loads(proc.stdout.decode("utf-8"))
+        results = log["runs"][0]["results"]
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+        assert uris == {"bad%FF.yaml"}
+    elif fmt == "json":
+        findings = json.loads(proc.stdout.decode("utf-8"))["findings"]
+        assert findings
+        assert {os.fsencode(f["file"]) for f in findings} == {name}
+        assert b'"file": "bad\\udcff.yaml"' in proc.stdout
+    elif fmt == "github":
+        assert proc.stdout.startswith(b"::error file=" + name + b",line=")
+    else:
+        assert proc.stdout.startswith(name + b":")

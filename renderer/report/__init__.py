@@ -8,7 +8,7 @@ one line here.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -30,3 +30,15 @@ def get_format(name: str) -> Renderer:
     module = importlib.import_module(FORMATS[name])
     render: Renderer = module.render
     return render
+
+
+def dump_json(document: Any) -> str:
+    """`document` as indented JSON, non-ASCII text as itself. A lone surrogate (a file name
+    that is not UTF-8, held with surrogate escapes) is written as its `\\udcXX` escape: the
+    text stays valid UTF-8, and a reader that undoes the escapes gets the name's bytes back
+    (Python: `os.fsencode(json.loads(text)[...])`)."""
+    import json
+    import re
+
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"

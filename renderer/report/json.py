@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
+
+from renderer.report import dump_json
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -17,4 +18,4 @@ def render(result: LintResult, *, color: bool = False) -> str:
         "findings": [f.to_json() for f in result.findings],
         "summary": result.summary(),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(document)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import os
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+from renderer.report import dump_json
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -16,10 +18,11 @@ _LEVELS = {"error": "error", "warning": "warning"}
 
 
 def _uri(file: str) -> str:
-    """A relative URI reference for a path as given (SARIF wants forward slashes)."""
+    """A relative URI reference for a path as given (SARIF wants forward slashes): the
+    name's own bytes, percent-encoded (so a name that is not UTF-8 keeps its bytes)."""
     if file.startswith("<") and file.endswith(">"):
-        return quote(file.strip("<>"))
-    return quote(PurePath(file).as_posix())
+        return quote(os.fsencode(file.strip("<>")))
+    return quote(os.fsencode(PurePath(file).as_posix()))
 
 
 def _full_description(doc: str, summary: str) -> str:
@@ -101,4 +104,4 @@ def render(result: LintResult, *, color: bool = False) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(log)
