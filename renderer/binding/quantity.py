@@ -11,7 +11,9 @@ Go does arithmetic on two representations and their quirks show in the output, s
 modelled: a fast int64 path (int32 scales that wrap, one-shot exponent alignment) and the
 arbitrary-precision inf.Dec path (round up to nano, BinarySI cap at 2^63-1). Python ints are
 exact; the only thing this module refuses that Go accepts is an inf.Dec computation so large
-that Go itself does not finish (an exponent that wraps to -2^31, or thousands of digits).
+that Go takes well over ten seconds or never finishes (an exponent that wraps to -2^31, a
+huge value that needs a power of ten past 10^300000, or thousands of digits); see the limits
+below.
 """
 
 from __future__ import annotations
@@ -30,12 +32,19 @@ NUMERIC_ERROR = "unable to parse numeric part of quantity"
 
 # Limits of the inf.Dec path (numbers over 18 digits, BinarySI fractions, scales below nano).
 # MAX_DIGITS bounds the significant digits of the number: Python's int/str conversion stops
-# at 4300 digits. MAX_RESCALE bounds the power of ten Go multiplies or divides by to round to
-# nano: Go then strips factors of ten one division at a time, quadratic work that takes about
-# a second at 10^5 and never finishes near 10^(2^31). Our own arithmetic never builds that
-# power for decimal values. Real resource amounts are far inside both limits.
+# at 4300 digits. Rounding to nano rescales by a power of ten, and what that costs Go depends
+# on the direction:
+# - MAX_RESCALE bounds the power of ten Go multiplies a large value by (scale below nano):
+#   it then strips the factors of ten again one division at a time: about 2 s at 10^5,
+#   7 s at 2*10^5, 15 s at 3*10^5, minutes at 10^6, and never near 10^(2^31).
+# - MAX_SHRINK bounds the power of ten Go divides a small value by (digits beyond nano):
+#   one big power and one division, 0.2 s at 2*10^6 (`1e-1000000` is `1e-9` to Go), 5 s at
+#   2*10^7, 16 s at 5*10^7, and gigabytes near 10^(2^31).
+# Our own arithmetic never builds those powers. Real resource amounts are far inside all
+# three limits.
 MAX_DIGITS = 4000
-MAX_RESCALE = 100_000
+MAX_RESCALE = 300_000
+MAX_SHRINK = 50_000_000
 
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"
@@ -322,8 +331,10 @@ def _canonical_inf_dec(text: str, value: str, base: int, exponent: int, fmt: str
     # Rounding to nano rescales by 10^(9 - scale); Go's int32 shift wraps for huge scales.
     if len(significant) > MAX_DIGITS:
         raise _too_large(text, f"more than {MAX_DIGITS} significant digits")
-    if abs(9 - scale) > MAX_RESCALE:
+    if 9 - scale > MAX_RESCALE:
         raise _too_large(text, f"rounding it needs a power of ten beyond 10^{MAX_RESCALE}")
+    if scale - 9 > MAX_SHRINK:
+        raise _too_large(text, f"rounding it needs a power of ten beyond 10^{MAX_SHRINK}")
     sign = "-" if negative else ""
 
     if base == 2:
@@ -342,7 +353,9 @@ def _canonical_inf_dec(text: str, value: str, base: int, exponent: int, fmt: str
 
 def _binary_nanos_text(magnitude: int, frac_len: int) -> str:
     """Unsigned canonical text of magnitude * 10^-frac_len for a BinarySI input."""
-    if frac_len > 9:
+    if frac_len > 9 + len(str(magnitude)):
+        nanos = 1  # 0 < magnitude < 10^(frac_len - 9): below one nano, rounded up
+    elif frac_len > 9:
         nanos, rest = divmod(magnitude, 10 ** (frac_len - 9))
         nanos += 1 if rest else 0
     else:
