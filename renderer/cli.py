@@ -60,8 +60,9 @@ class LazyGroup(click.Group):
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=(
-        "Exit codes: 0 success, 1 findings (lint errors, binding mismatch, files fixed), "
-        "2 usage or input error.\n\n"
+        "Exit codes: 0 success; 1 findings (lint errors, or files lint --fix changed; render"
+        " --check: files out of date; binding --verify: no match; snapshot verify: a signature"
+        " missing or invalid); 2 usage or input error.\n\n"
         "Run `dynamo-render COMMAND --help` for the options of each command."
     ),
 )
@@ -82,8 +83,9 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     DynamoCheckpoint; the operator refuses to start pods whose binding differs by a byte.
     dynamo-render computes it offline, exactly as the operator does.
 
-    Defaults come from .dynamo-render.yaml at the repository root (found from the current
-    directory up to the first directory with .git); command-line options override it.
+    Defaults come from .dynamo-render.yaml at the repository root (the first directory,
+    from the current one upwards, that holds the file or a .git); command-line options
+    override it. Global options go before COMMAND.
     """
     from renderer.config import apply_to_context
 

@@ -154,7 +154,8 @@ def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
 @click.option(
     "--verify",
     metavar="BINDING",
-    help="Check BINDING against the snapshot (exit 0 match, 1 mismatch with the reason).",
+    help="Check BINDING against the snapshot's checkpoint (the only one, or the one with"
+    " BINDING's UID): exit 0 match, 1 mismatch with the reason. Not with --json.",
 )
 @click.option(
     "--max-bytes",

@@ -154,14 +154,29 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-@click.command(
-    "lint",
-    epilog=(
-        "Exit codes: 0 clean (warnings alone pass unless --strict), 1 errors (or, with"
-        " --fix, files changed), 2 usage or input error."
-    ),
-)
-@click.argument("paths", nargs=-1, metavar="PATH...")
+EPILOG = """\
+Examples:
+
+\b
+  # committed manifests against the captured checkpoints
+  dynamo-render lint rendered --checkpoint snapshots
+\b
+  # rewrite the wrong copies in place (exit 1 when a file changed)
+  dynamo-render lint rendered --checkpoint snapshots --fix
+\b
+  # also compare with a fresh render of the DGD (rule render-drift)
+  dynamo-render lint rendered --checkpoint snapshots --dgd deploy/llama.dgd.yaml
+\b
+  # the paths, checkpoints and format of .dynamo-render.yaml
+  dynamo-render lint
+
+Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings with
+--strict), or --fix changed a file; 2 usage or input error (no report).
+"""
+
+
+@click.command("lint", epilog=EPILOG)
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option(
     "--checkpoint",
     "checkpoints",
@@ -169,7 +184,12 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     metavar="PATH",
     help="Captured DynamoCheckpoint snapshots (files, directories or -; repeatable).",
 )
-@click.option("--dgd", metavar="DGD_FILE", help="Also check against a fresh render of this DGD.")
+@click.option(
+    "--dgd",
+    metavar="DGD_FILE",
+    help="Also compare the committed objects with a fresh render of this DGD (rule"
+    " render-drift).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -177,8 +197,17 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     default=None,
     help="Report format [default: text; github when GITHUB_ACTIONS=true].",
 )
-@click.option("--fix", is_flag=True, help="Rewrite wrong binding copies in place.")
-@click.option("--strict", is_flag=True, help="Warnings (unverifiable bindings) fail too.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Rewrite wrong binding copies and the PCS checkpoint map in place, remove misplaced"
+    " ones; exit 1 when a file changed. Not with - (stdin).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Warnings (unverifiable bindings, snapshot warnings) count as errors and fail too.",
+)
 @click.option(
     "--trusted-key",
     "trusted_keys",
@@ -228,6 +257,10 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     is skipped without being parsed: its YAML is not checked (use `kubectl apply
     --dry-run` or a YAML linter for that). Every other document is parsed in full, and
     bad input there is an error (exit 2).
+
+    PATH: files, directories (their *.yaml/*.yml files, recursively) or - for stdin.
+    Without PATH: the `lint: paths` of .dynamo-render.yaml. Findings go to stdout; with
+    the text format, a summary line goes to stderr.
     """
     if list_rules:
         click.echo(rules_listing(), nl=False)

@@ -204,17 +204,35 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
         click.echo(outcome.stdout, nl=False)
 
 
+EPILOG = """\
+Target: --target defaults to grove when the DGD has the annotation
+nvidia.com/enable-grove: "true" (the switch the operator itself reads to pick the Grove
+path), else dcd.
+
+Output order: DCDs in component order, or the one PodCliqueSet.
+
+Examples:
+
+\b
+  # to stdout, one YAML stream
+  dynamo-render render deploy/llama.dgd.yaml --checkpoint snapshots
+\b
+  # one file per object, then: does the folder still match a fresh render?
+  dynamo-render render deploy/llama.dgd.yaml --checkpoint snapshots -o rendered
+  dynamo-render render deploy/llama.dgd.yaml --checkpoint snapshots -o rendered --check
+\b
+  # every `render:` entry of .dynamo-render.yaml (the pre-commit hook and CI run this)
+  dynamo-render render --check
+
+Exit codes: 0 rendered (or --check: up to date); 1 --check: files would change; 2 usage or
+input error (nothing is printed or written).
+"""
+
+
 @click.command(
     "render",
     short_help="Render a DGD into DCD or Grove manifests, bound to checkpoints.",
-    epilog=(
-        "Target: --target defaults to grove when the DGD has the annotation "
-        'nvidia.com/enable-grove: "true" (the switch the operator itself reads to pick the '
-        "Grove path), else dcd.\n\n"
-        "Output order: DCDs in component order, or the one PodCliqueSet. "
-        "Exit codes: 0 rendered (or --check: up to date), 1 --check: files would change, "
-        "2 usage or input error (nothing is printed or written)."
-    ),
+    epilog=EPILOG,
 )
 @click.argument("dgd_file", metavar="[DGD_FILE]", required=False)
 @click.option(
@@ -240,7 +258,8 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
 @click.option(
     "--check",
     is_flag=True,
-    help="With -o: write nothing; exit 1 and list the files that would change.",
+    help="With -o DIR, or without DGD_FILE: write nothing; list the files that would change"
+    " and exit 1 if there are any.",
 )
 @click.option(
     "--trusted-key",
@@ -285,7 +304,8 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     only when its content changes.
 
     Without DGD_FILE: every `render:` entry of .dynamo-render.yaml, each into its own
-    output folder; with --check, write nothing and exit 1 listing what would change.
+    output folder (--checkpoint, --target and -o are then refused: each entry names its
+    own); with --check, write nothing and exit 1 listing what would change.
 
     Inputs and outputs are validated against the bundled schemas (or --crd): a violation
     is exit 2 with its JSON path and line.

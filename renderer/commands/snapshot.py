@@ -68,7 +68,19 @@ _MAX_BYTES = click.option(
 )
 
 
-@click.group("snapshot")
+GROUP_EPILOG = """\
+Examples:
+
+\b
+  dynamo-render snapshot keygen --out release      # release.key (secret) and release.pub
+  dynamo-render snapshot sign snapshots/decode.yaml --key release.key
+  dynamo-render snapshot verify snapshots/decode.yaml --key release.pub
+
+`render` and `lint` take --trusted-key release.pub to use only signed snapshots.
+"""
+
+
+@click.group("snapshot", epilog=GROUP_EPILOG)
 def command() -> None:
     """Sign and verify captured DynamoCheckpoint snapshots (Ed25519, detached .sig files).
 
@@ -78,7 +90,12 @@ def command() -> None:
     """
 
 
-@command.command("keygen", short_help="Make an Ed25519 key pair (PREFIX.key, PREFIX.pub).")
+@command.command(
+    "keygen",
+    short_help="Make an Ed25519 key pair (PREFIX.key, PREFIX.pub).",
+    epilog="Prints the key's fingerprint. Exit codes: 0 written; 2 a key file exists (without"
+    " --force) or cannot be written.",
+)
 @click.option(
     "--out",
     "prefix",
@@ -88,7 +105,8 @@ def command() -> None:
 )
 @click.option("--force", is_flag=True, help="Replace existing key files.")
 def keygen(prefix: str, force: bool) -> None:
-    """Make an Ed25519 key pair (same as `openssl genpkey -algorithm ed25519`)."""
+    """Make an Ed25519 key pair (same as `openssl genpkey -algorithm ed25519`): a PKCS8
+    PEM private key and a SubjectPublicKeyInfo PEM public key."""
     from renderer.trust import generate_key_pair
 
     private_pem, public_pem, fingerprint = generate_key_pair()
@@ -103,7 +121,13 @@ def keygen(prefix: str, force: bool) -> None:
     click.echo(f"key fingerprint: {fingerprint}")
 
 
-@command.command("sign", short_help="Write SNAPSHOT.sig with a private key.")
+@command.command(
+    "sign",
+    short_help="Write SNAPSHOT.sig with a private key.",
+    epilog="Exit codes: 0 every SNAPSHOT signed; 2 usage or input error (an unusable key, a"
+    " snapshot that is not a file, is not valid YAML or holds another kind of object): then"
+    " no signature is written.",
+)
 @click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
 @click.option(
     "--key",
@@ -114,7 +138,8 @@ def keygen(prefix: str, force: bool) -> None:
 )
 @_MAX_BYTES
 def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
-    """Write SNAPSHOT.sig, a signature over what the bindings of SNAPSHOT depend on."""
+    """Write SNAPSHOT.sig beside each SNAPSHOT file, a signature over what the bindings
+    of its DynamoCheckpoint objects depend on."""
     from renderer.trust import load_private_key, sign_message, signature_path
 
     key = load_private_key(key_path)
@@ -125,7 +150,12 @@ def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
         click.echo(f"signed {path} -> {signature_path(path)} ({key.fingerprint})")
 
 
-@command.command("verify", short_help="Check SNAPSHOT.sig against trusted public keys.")
+@command.command(
+    "verify",
+    short_help="Check SNAPSHOT.sig against trusted public keys.",
+    epilog="Prints `SNAPSHOT: signature valid` on stdout, or the reason on stderr. Exit codes:"
+    " 0 every signature valid; 1 one is missing or invalid; 2 usage or input error.",
+)
 @click.argument("snapshots", nargs=-1, required=True, metavar="SNAPSHOT...")
 @click.option(
     "--key",
@@ -140,7 +170,7 @@ def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
 def verify(
     ctx: click.Context, snapshots: tuple[str, ...], key_paths: tuple[str, ...], max_bytes: int
 ) -> None:
-    """Check SNAPSHOT.sig: exit 0 when valid, 1 with the reason when not, 2 on bad input."""
+    """Check the SNAPSHOT.sig beside each SNAPSHOT file against the trusted keys."""
     from renderer.trust import load_trusted_keys, verify_message
 
     keys = load_trusted_keys(key_paths)
