@@ -62,6 +62,9 @@ class RenderJob:
     output: str
     target: str | None = None
     where: str = ""  # file:line:column of the entry, for messages
+    # the DGD path as the config writes it (relative to the repository root): the
+    # `# Source:` line of its output, so it does not depend on the working directory
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         output=reader.path_value(entry["output"], (*path, "output")),
         target=None if target is None else reader.choice(target, (*path, "target"), TARGETS),
         where=reader.obj.where(path, key=False),
+        source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
     )
 
 

@@ -67,12 +67,14 @@ def test_full_config_is_read_with_paths_relative_to_the_config_file() -> None:
             output="rendered/a",
             target="grove",
             where=f"{CONFIG_NAME}:4:5",
+            source="deploy/a.dgd.yaml",
         ),
         RenderJob(
             dgd="deploy/b.dgd.yaml",
             checkpoints=(),
             output="rendered/b",
             where=f"{CONFIG_NAME}:8:5",
+            source="deploy/b.dgd.yaml",
         ),
     )
     assert config.lint == LintConfig(("rendered",), ("snapshots",), True, "github")
@@ -281,3 +283,27 @@ def test_the_documented_example_is_a_valid_config() -> None:
     start = docstring.index("    apiVersion:")
     block = "\n".join(line[4:] for line in docstring[start:].split("\n\n")[0].splitlines())
     assert _parse(block + "\n").render[0].output == "rendered/llama"
+
+
+def test_configured_render_is_the_same_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `# Source:` names the DGD as the config writes it, so a check from a subdirectory or
+    # through --config from elsewhere agrees with the render made at the repository root.
+    if not EXAMPLES.is_dir():
+        pytest.skip("no examples/")
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    shutil.copytree(EXAMPLES, root / "examples")
+    (root / "snapshots").mkdir()
+    shutil.copytree(EXAMPLES / "snapshots", root / "snapshots", dirs_exist_ok=True)
+    shutil.copy(EXAMPLES / "dynamo-render.yaml", root / CONFIG_NAME)
+    monkeypatch.chdir(root)
+    assert main(["render"]) == 0
+    first = (root / "rendered" / "dynamocomponentdeployment-llama-disagg-frontend.yaml").read_text()
+    assert first.startswith("# Source: examples/llama-disagg-v1beta1/dgd.yaml\n")
+    monkeypatch.chdir(root / "rendered")
+    assert main(["render", "--check"]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main(["--config", str(root / CONFIG_NAME), "render", "--check"]) == 0
+    capsys.readouterr()

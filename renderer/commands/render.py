@@ -40,6 +40,7 @@ class RenderArgs:
     trusted_keys: tuple[str, ...] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: tuple[str, ...] = ()  # validate against these CRDs instead of the bundled schemas
+    source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
 
 
 @dataclass
@@ -99,7 +100,8 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
     # catch what rendering does not look at. Only the snapshot files render used count.
     used = set(result.checkpoint_files)
     check_inputs([dgd, *(c for c in checkpoints if c.file in used)], schemas)
-    documents: list[Document] = [(args.dgd_file, obj) for obj in result.objects]
+    source = args.source_name or args.dgd_file
+    documents: list[Document] = [(source, obj) for obj in result.objects]
     check_outputs(documents, schemas)
     return documents, result.warnings
 

@@ -54,6 +54,7 @@ def run_configured(
             trusted_keys,
             max_bytes,
             crds,
+            source_name=job.source,
         )
         outcomes.append(execute(args))
     for outcome in outcomes:
