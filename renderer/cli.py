@@ -88,8 +88,24 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     override it. Global options go before COMMAND.
     """
     from renderer.config import apply_to_context
+    from renderer.errors import InputError
 
-    apply_to_context(ctx, config_path, disabled=no_config)
+    try:
+        apply_to_context(ctx, config_path, disabled=no_config)
+    except InputError:
+        # A broken config must not hide the help that explains it: runs that only print
+        # help or the rule list go on without it; every other run reports it (exit 2).
+        if not _only_informational(ctx):
+            raise
+
+
+_INFORMATIONAL = frozenset({"-h", "--help", "--list-rules"})
+
+
+def _only_informational(ctx: click.Context) -> bool:
+    argv: list[str] = ctx.obj.get("argv", []) if isinstance(ctx.obj, dict) else []
+    options = argv[: argv.index("--")] if "--" in argv else argv  # after `--`: file names
+    return any(arg in _INFORMATIONAL for arg in options)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +140,10 @@ def _run(argv: list[str] | None) -> int:
     from renderer.errors import DynamoRenderError, one_line
 
     try:
-        result: Any = cli.main(args=argv, prog_name="dynamo-render", standalone_mode=False)
+        args = list(sys.argv[1:] if argv is None else argv)
+        result: Any = cli.main(
+            args=args, prog_name="dynamo-render", standalone_mode=False, obj={"argv": args}
+        )
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:

@@ -72,3 +72,25 @@ def test_render_output_dir_that_cannot_exist(
     assert err.startswith("dynamo-render: error: ")
     assert err.count("\n") == 1
     assert not out.exists() if make == "under-a-file" else True
+
+
+def test_a_broken_config_still_shows_help_but_stops_real_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".dynamo-render.yaml").write_text(
+        "apiVersion: dynamo-render/v1\nkind: Config\nlint: {format: txt}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    # the help that explains the config must not be hidden by it
+    for args in (["lint", "--help"], ["render", "-h"], ["lint", "--list-rules"]):
+        assert main(args) == 0, args
+    capsys.readouterr()
+    # a real run reports the broken config, at its line and column (`txt`)
+    assert main(["lint", "x.yaml"]) == 2
+    assert capsys.readouterr().err == (
+        "dynamo-render: error: .dynamo-render.yaml:3:16: lint.format must be one of: text,"
+        " json, github, sarif\n"
+    )
+    # after `--` a `--help` is a file name, not a request for help
+    assert main(["lint", "--", "--help"]) == 2

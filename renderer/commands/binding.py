@@ -180,7 +180,7 @@ def command(
         raise UsageError("--json and --verify cannot be combined")
     code, text, warnings = execute(BindingArgs(snapshots, as_json, verify, max_bytes))
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(f"dynamo-render: warning: {warning}", err=True)
     click.echo(text, nl=False)
     if code:
         ctx.exit(code)
