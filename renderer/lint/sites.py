@@ -32,6 +32,7 @@ MAP_PATH: Path = (*METADATA_ANNOTATIONS, BINDINGS_MAP_KEY)
 # `<component>-gms-<rank>`: the GPU memory service cliques of an inter-pod GMS component.
 _GMS_CLIQUE = re.compile(r"\A(?P<component>.+)-gms-(?P<rank>0|[1-9][0-9]*)\Z")
 _MULTINODE_SUFFIXES = ("-ldr", "-wkr")
+_RANK = re.compile(r"0|[1-9][0-9]*")
 
 
 @dataclass
@@ -77,6 +78,7 @@ class PcsSites:
     gms_copies: list[Copy]  # bindings found on GMS cliques (always misplaced)
     map: MapState
     clique_names: set[str]
+    gms_cliques: set[str] = field(default_factory=set)  # names of the GMS cliques
 
 
 def mapping_at(data: Any, path: Path) -> Mapping[str, Any]:
@@ -171,8 +173,23 @@ def dcd_workload(obj: SourceObject) -> Workload:
     )
 
 
-def clique_component(name: str) -> tuple[str, bool]:
-    """(component, is_gms) of a clique name: `c`, `c-ldr`, `c-wkr` or `c-gms-<rank>`."""
+def clique_component(name: str, labels: Mapping[str, Any] | None = None) -> tuple[str, bool]:
+    """(component, is_gms) of a clique: `c`, `c-ldr`, `c-wkr`, `c-wkr-<rank>` or
+    `c-gms-<rank>`, where `c` is the lower-cased component name.
+
+    The clique's `nvidia.com/dynamo-component` label (render writes it on every clique)
+    names the component, so a component whose own name ends like a role (`Decode-gms-0`,
+    `Prefill-ldr`) is not taken for a GMS clique or for another component's leader. The
+    name alone decides only for a clique without that label (or one whose name does not
+    follow from it).
+    """
+    component = labels.get(COMPONENT_LABEL) if labels is not None else None
+    if isinstance(component, str) and component:
+        c = component.lower()
+        if name in (c, f"{c}-ldr", f"{c}-wkr") or _is_rank(name, f"{c}-wkr-"):
+            return c, False
+        if _is_rank(name, f"{c}-gms-"):
+            return c, True
     gms = _GMS_CLIQUE.match(name)
     if gms is not None:
         return gms.group("component"), True
@@ -180,6 +197,11 @@ def clique_component(name: str) -> tuple[str, bool]:
         if name.endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)], False
     return name, False
+
+
+def _is_rank(name: str, prefix: str) -> bool:
+    rank = name.removeprefix(prefix)
+    return rank != name and _RANK.fullmatch(rank) is not None
 
 
 def _read_map(obj: SourceObject) -> MapState:
@@ -216,9 +238,9 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
         if not isinstance(clique, dict) or not isinstance(clique.get("name"), str):
             continue
         name = clique["name"]
-        component, is_gms = clique_component(name)
         annotations = mapping_at(clique, ("annotations",))
         labels = mapping_at(clique, ("labels",))
+        component, is_gms = clique_component(name, labels)
         parsed.append((index, name, component, is_gms, annotations, labels))
         if not is_gms and (
             _restore_candidate(annotations) or BINDING_KEY in annotations or name in state.entries
@@ -265,7 +287,8 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
             )
         )
     names = {entry[1] for entry in parsed}
-    return PcsSites(obj, workloads, gms_copies, state, names)
+    gms_names = {entry[1] for entry in parsed if entry[3]}
+    return PcsSites(obj, workloads, gms_copies, state, names, gms_names)
 
 
 def iter_dcds(objects: list[SourceObject]) -> Iterator[SourceObject]:

@@ -27,7 +27,7 @@ from renderer.keys import BINDINGS_MAP_KEY
 from renderer.lint.checks import copy_fixes, hint_for
 from renderer.lint.context import LintContext
 from renderer.lint.finding import DELETE, ERROR, Finding, FixAction, finding_at
-from renderer.lint.sites import MAP_PATH, clique_component
+from renderer.lint.sites import MAP_PATH
 
 ID = "binding-misplaced"
 SEVERITY = ERROR
@@ -60,7 +60,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             for name in stray:
                 if name not in pcs.clique_names:
                     why = "no such clique"
-                elif clique_component(name)[1]:
+                elif name in pcs.gms_cliques:
                     why = "a GPU memory service clique"
                 else:
                     why = "not an engine clique of a checkpointed component"
