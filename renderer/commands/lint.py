@@ -187,8 +187,7 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
 @click.option(
     "--dgd",
     metavar="DGD_FILE",
-    help="Also compare the committed objects with a fresh render of this DGD (rule"
-    " render-drift).",
+    help="Also compare the committed objects with a fresh render of this DGD (render-drift).",
 )
 @click.option(
     "--format",
