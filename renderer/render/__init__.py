@@ -94,8 +94,9 @@ def render(
             hashes = worker_hashes(graph, matches)
             objects = render_dcds(graph, matches, backend, hashes)
             for component in graph.components:
-                # (a matched snapshot without the label is left as captured: no warning)
-                if component.is_worker and component.name not in hashes | matches:
+                # (a matched snapshot without the label is used as captured: no warning)
+                known = component.name in hashes or component.name in matches
+                if component.is_worker and not known:
                     warnings.append(
                         f"{dgd.where(component.path)}: component {component.name!r}: worker hash "
                         f"unknown ({_why_no_hash(matches)}); its DCD is named without the "
