@@ -58,6 +58,7 @@ from renderer.source.resolve import (
     resolve_tagged,
 )
 from renderer.source.text import break_ends
+from renderer.source.zerokeys import Zero, ZeroKeyError, go_repr, literal_zero, merged_zero
 
 _INT64_MAX = (1 << 63) - 1
 _new_mark = tuple.__new__
@@ -108,10 +109,6 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _go_repr(key: Any) -> str:
-    return f'"{key}"' if isinstance(key, str) else go_key(key)
-
-
 def _typed(key: Any) -> Any:
     """Identity of a key as a Go map[interface{}] sees it (None for the common str case)."""
     return None if type(key) is str else (type(key), key)
@@ -152,23 +149,7 @@ class _Frame:
         self.merged: set[str] | None = None  # keys set only by a merge so far
         self.typed: dict[str, Any] | None = None  # non-str Go identities of literal keys
         # the float key 0 or -0 (one Go key; at most one per map), once there is one
-        self.zero: _Zero | None = None
-
-
-class _Zero:
-    """Where a map's float64 zero key is: its JSON key ("0" or "-0", the later spelling, as
-    a Go map keeps the key of the last assignment), whether it was ever written literally
-    (a second literal write is a duplicate), whether another Go key (a string "0", an int
-    0) shares that JSON key, making the one dict entry stand for two Go entries, and the
-    position of its last write (the key, or the `<<` of a merge)."""
-
-    __slots__ = ("literal", "mark", "shared", "skey")
-
-    def __init__(self, skey: str, literal: bool, shared: bool, mark: Mark) -> None:
-        self.skey = skey
-        self.literal = literal
-        self.shared = shared
-        self.mark = mark
+        self.zero: Zero | None = None
 
 
 def build(  # one loop over events keeps the per-node cost low
@@ -196,7 +177,7 @@ def build(  # one loop over events keeps the per-node cost low
     anchors: dict[str, tuple[Any, int, bool, int]] = {}
     # finished maps (and alias copies of them) that hold a float zero key, by id: where
     # it is, for a later merge of that map (the dict itself is kept so the id stays unique)
-    zero_maps: dict[int, tuple[dict[str, Any], _Zero]] = {}
+    zero_maps: dict[int, tuple[dict[str, Any], Zero]] = {}
     alias_nodes = 0
     alias_chars = 0
     doc: Document | None = None
@@ -395,7 +376,11 @@ def build(  # one loop over events keeps the per-node cost low
                 _check_duplicate(top, skey, value, node_mark, key_marks)
             if value.__class__ is not str:
                 if value.__class__ is float and value == 0:
-                    _literal_zero(top, skey, value, node_mark, key_marks, value_marks)
+                    try:
+                        literal_zero(top, skey, value, node_mark, key_marks, value_marks)
+                    except ZeroKeyError as exc:
+                        line, column = node_mark.line - 1, node_mark.column - 1
+                        raise BuildError(exc.args[0], line, column) from None
                 elif top.zero is not None and top.zero.skey == skey:
                     top.zero.shared = True  # e.g. the int 0 next to the float 0
                 if top.typed is None:
@@ -447,102 +432,10 @@ def _check_duplicate(
     first = key_marks.get((*top.path, skey))
     first_line = f" (first set on line {first.line})" if first is not None else ""
     raise BuildError(
-        f"duplicate key {_go_repr(key)}{first_line}: each key may appear once in a mapping",
+        f"duplicate key {go_repr(key)}{first_line}: each key may appear once in a mapping",
         mark.line - 1,
         mark.column - 1,
     )
-
-
-def _zero_error(kind: str, key: Any, zero: _Zero, mark: Mark) -> BuildError:
-    twin, first_line = zero.skey, f"first set on line {zero.mark.line}"
-    if kind == "duplicate":
-        message = (
-            f"duplicate key {_go_repr(key)} (the float {twin} is the same Go map key,"
-            f" {first_line}): each key may appear once in a mapping"
-        )
-    else:
-        message = (
-            f"cannot read key {_go_repr(key)}: it replaces the merged float key {twin}"
-            f" ({first_line}), which shares its JSON key with another key; write each"
-            " key once"
-        )
-    return BuildError(message, mark.line - 1, mark.column - 1)
-
-
-def _drop_twin(
-    top: _Frame, twin: str, key_marks: dict[Path, Mark], value_marks: dict[Path, Mark]
-) -> None:
-    """Remove the entry of the float zero spelled `twin`: a write of the other spelling
-    assigns to the same Go key (0.0 == -0.0), and the Go map keeps the later spelling."""
-    del top.container[twin]
-    if top.merged is not None:
-        top.merged.discard(twin)
-    path = (*top.path, twin)
-    key_marks.pop(path, None)
-    value_marks.pop(path, None)
-
-
-def _literal_zero(  # noqa: PLR0917 - private helper of the hot loop
-    top: _Frame,
-    skey: str,
-    key: float,
-    mark: Mark,
-    key_marks: dict[Path, Mark],
-    value_marks: dict[Path, Mark],
-) -> None:
-    """A literal float key 0 or -0 (`_check_duplicate` has already seen the same spelling)."""
-    zero = top.zero
-    if zero is None:
-        top.zero = _Zero(skey, True, skey in top.container, mark)
-        return
-    if zero.skey == skey:
-        if zero.literal:  # another key (the int 0, the string "0") hid it from typed
-            raise _zero_error("duplicate", key, zero, mark)
-        zero.literal = True  # overrides a merged float zero: allowed
-        zero.mark = mark
-        return
-    twin = zero.skey
-    if zero.literal:
-        raise _zero_error("duplicate", key, zero, mark)
-    if zero.shared:
-        raise _zero_error("ambiguous", key, zero, mark)
-    _drop_twin(top, twin, key_marks, value_marks)  # overrides a merged float zero
-    if top.typed is not None:
-        top.typed.pop(twin, None)
-    top.zero = _Zero(skey, True, skey in top.container, mark)
-
-
-def _merged_zero(  # noqa: PLR0917 - private helper of _merge
-    top: _Frame,
-    skey: str,
-    source: _Zero,
-    mark: Mark,
-    key_marks: dict[Path, Mark],
-    value_marks: dict[Path, Mark],
-) -> bool:
-    """A merge writes a float key 0 or -0; True when the key counts as merged (may be
-    overridden later)."""
-    container = top.container
-    zero = top.zero
-    if zero is None or zero.skey == skey:
-        if zero is None:
-            top.zero = _Zero(skey, False, source.shared or skey in container, mark)
-        else:
-            zero.shared = zero.shared or source.shared
-            zero.mark = mark
-        return skey not in container
-    twin = zero.skey
-    if zero.shared:
-        raise _zero_error("ambiguous", float(skey), zero, mark)
-    was_merged = top.merged is not None and twin in top.merged
-    _drop_twin(top, twin, key_marks, value_marks)
-    typed = top.typed
-    if typed is not None and twin in typed:
-        identity = typed.pop(twin)
-        if skey not in container:
-            typed[skey] = identity  # a later literal 0.0 or -0.0 is still a duplicate
-    top.zero = _Zero(skey, zero.literal, source.shared or skey in container, mark)
-    return was_merged and skey not in container
 
 
 def _merge(  # noqa: PLR0917 - private helper of the hot loop
@@ -552,7 +445,7 @@ def _merge(  # noqa: PLR0917 - private helper of the hot loop
     mark: Mark,
     key_marks: dict[Path, Mark],
     value_marks: dict[Path, Mark],
-    zero_maps: dict[int, tuple[dict[str, Any], _Zero]],
+    zero_maps: dict[int, tuple[dict[str, Any], Zero]],
 ) -> None:
     if isinstance(value, dict):
         sources = [value]
@@ -574,7 +467,12 @@ def _merge(  # noqa: PLR0917 - private helper of the hot loop
         source_zero = found[1] if found is not None else None
         for skey, item in source.items():
             if source_zero is not None and skey == source_zero.skey:
-                if _merged_zero(top, skey, source_zero, key_mark, key_marks, value_marks):
+                try:
+                    counts = merged_zero(top, skey, source_zero, key_mark, key_marks, value_marks)
+                except ZeroKeyError as exc:
+                    line, column = key_mark.line - 1, key_mark.column - 1
+                    raise BuildError(exc.args[0], line, column) from None
+                if counts:
                     merged.add(skey)
             else:
                 if top.zero is not None and top.zero.skey == skey:
