@@ -1,0 +1,187 @@
+"""`lint --fix`: surgical text edits of YAML files, verified before they are written.
+
+Each fix is a `FixAction` (set or delete one key of one object). Edits are computed on the
+decoded file text from the reader's positions (`load_bytes(..., spans=True)`): a scalar is
+replaced within its span in its own quoting style; a missing key is inserted as a new line
+at the indentation of its siblings (under a new `annotations:` when there is none, or under
+a null one: `annotations:`, `~`); a key line is deleted (in a flow mapping: the entry and
+one separating comma). Lines are the reader's (LF, CR LF, CR, NEL, LS and PS each end one),
+and a new line ends with the break of the line before it. Every other byte stays as it was.
+The edited text is parsed again and must give exactly the intended values (everything else
+equal), else the file is left alone and the reason reported (fail closed): so is a value in
+the way that is neither a mapping nor null (`annotations: text`), for a person to fix.
+Writes are atomic: a temp file in the same directory, then `os.replace`.
+
+Modules: `edits` (an edit, applying edits, `FixError`), `lines` (the reader's lines and
+flow ends), `scalars` (YAML text of keys and values), `planner` (the edits per object);
+this one reads, verifies and writes files.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any
+
+from renderer.errors import InputError
+from renderer.fix.edits import Edit, FixError, apply_edits
+from renderer.fix.lines import Lines
+from renderer.fix.planner import Planner
+from renderer.fix.scalars import render_scalar
+from renderer.lint.finding import DELETE, SET, Finding, FixAction
+from renderer.source.model import SourceObject
+
+# the names importers used when this was one module
+__all__ = [
+    "Edit",
+    "FixError",
+    "FixReport",
+    "ObjectKey",
+    "apply_edits",
+    "fix_file",
+    "fix_findings",
+    "fix_text",
+    "render_scalar",
+]
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+ObjectKey = tuple[int, int | None]  # (doc_index, item_index)
+
+
+@dataclass
+class FixReport:
+    changed_files: list[str] = field(default_factory=list)
+    fixed: int = 0  # findings whose every action was written
+    failures: list[str] = field(default_factory=list)  # "file: reason"
+
+
+def fix_text(
+    text: str,
+    objects: Sequence[SourceObject],
+    actions: dict[ObjectKey, list[FixAction]],
+) -> tuple[str, dict[ObjectKey, dict[str, Any]]]:
+    """The edited text and, per edited object, the data it must parse back to."""
+    lines = Lines(text)
+    edits: list[Edit] = []
+    expected: dict[ObjectKey, dict[str, Any]] = {}
+    for obj in objects:
+        key = (obj.doc_index, obj.item_index)
+        if key not in actions:
+            continue
+        planner = Planner(text, lines, obj)
+        for action in actions[key]:
+            if action.op == SET and action.value is not None:
+                edits.extend(planner.set(action.path, action.value))
+            elif action.op == DELETE:
+                edits.extend(planner.delete(action.path))
+        expected[key] = planner.expected
+    return apply_edits(text, edits), expected
+
+
+def _verify(
+    name: str,
+    *,
+    old: Sequence[SourceObject],
+    new_data: bytes,
+    expected: dict[ObjectKey, dict[str, Any]],
+    max_bytes: int,
+    kinds: frozenset[str],
+) -> None:
+    from renderer.source import load_bytes
+
+    # read as lint read it: documents of other kinds are skipped unparsed (lint never
+    # checked their YAML, and no edit touches them), so they cannot block a fix
+    try:
+        linted = load_bytes(new_data, name, max_bytes=max_bytes, kinds=kinds, allow_empty=True)
+    except InputError as exc:
+        raise FixError(f"the edited file would not parse ({exc.message})") from None
+    new = {(o.doc_index, o.item_index): o.data for o in linted if o.kind in kinds}
+    want = {(o.doc_index, o.item_index): o.data for o in old}
+    want.update(expected)
+    if new != want:
+        raise FixError("the edited file would not read back as intended")
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    # through a symlink: replace the file it points to, and keep the link
+    target = FsPath(os.path.realpath(path))
+    mode = stat.S_IMODE(target.stat().st_mode)
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def fix_file(
+    path: str,
+    objects: Sequence[SourceObject],
+    actions: dict[ObjectKey, list[FixAction]],
+    *,
+    max_bytes: int,
+    kinds: frozenset[str],
+) -> bool:
+    """Apply `actions` to the file at `path`; True when it was rewritten. FixError if unsafe."""
+    from renderer.source.text import decode_input
+
+    try:
+        raw = FsPath(path).read_bytes()
+    except OSError as exc:
+        raise FixError(f"cannot read: {exc.strerror}") from None
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise FixError("UTF-16 files are not rewritten")
+    try:
+        text, _ = decode_input(raw, path, max_bytes)
+    except InputError as exc:
+        raise FixError(exc.message) from None
+    new_text, expected = fix_text(text, objects, actions)
+    if new_text == text:
+        return False
+    data = (_UTF8_BOM if raw.startswith(_UTF8_BOM) else b"") + new_text.encode("utf-8")
+    _verify(path, old=objects, new_data=data, expected=expected, max_bytes=max_bytes, kinds=kinds)
+    try:
+        _write_atomic(path, data)
+    except OSError as exc:
+        raise FixError(f"cannot write: {exc.strerror or exc}") from None
+    return True
+
+
+def fix_findings(
+    objects: Sequence[SourceObject], findings: Sequence[Finding], *, max_bytes: int
+) -> FixReport:
+    """Apply every fixable finding's actions, file by file; unsafe files are left alone."""
+    from renderer.lint.engine import LINT_KINDS
+
+    by_file: dict[str, dict[ObjectKey, list[FixAction]]] = {}
+    for finding in findings:
+        per_object = by_file.setdefault(finding.file, {})
+        wanted = per_object.setdefault((finding.doc_index, finding.item_index), [])
+        for action in finding.fixes:
+            if action not in wanted:
+                wanted.append(action)
+    report = FixReport()
+    for file, actions in by_file.items():
+        if not any(actions.values()):
+            continue
+        file_objects = [o for o in objects if o.file == file]
+        try:
+            changed = fix_file(file, file_objects, actions, max_bytes=max_bytes, kinds=LINT_KINDS)
+        except FixError as exc:
+            where = f":{exc.mark.line}:{exc.mark.column}" if exc.mark is not None else ""
+            report.failures.append(f"{file}{where}: {exc}")
+            continue
+        if changed:
+            report.changed_files.append(file)
+            report.fixed += sum(1 for f in findings if f.file == file and f.fixable)
+    return report
