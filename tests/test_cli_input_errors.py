@@ -94,3 +94,13 @@ def test_a_broken_config_still_shows_help_but_stops_real_runs(
     )
     # after `--` a `--help` is a file name, not a request for help
     assert main(["lint", "--", "--help"]) == 2
+
+
+def test_render_reads_a_snapshot_named_twice_once(run: Callable[..., tuple[int, str, str]]) -> None:
+    # the folder and the file in it: one snapshot, not two candidates for the decode worker
+    snapshot = next(SNAPSHOTS.glob("*.yaml"))
+    code, out, err = run(
+        "render", str(DGD), "--checkpoint", str(SNAPSHOTS), "--checkpoint", str(snapshot)
+    )
+    assert (code, err) == (0, "")
+    assert out.count("nvidia.com/dynamo-checkpoint-binding:") == 1

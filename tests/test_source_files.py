@@ -83,3 +83,26 @@ def test_size_cap_applies_to_files_and_stdin(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="larger than the size limit") as caught:
         load_paths(["-"], max_bytes=100, stdin=io.BytesIO(big.read_bytes()))
     assert caught.value.file == "<stdin>"
+
+
+def test_a_file_named_twice_is_read_once_under_its_first_name(tree: Path) -> None:
+    # a file and its directory, a second spelling of the path, and a link to the file:
+    # one file, so its objects come once (else render sees two matching snapshots and lint
+    # reports and fixes everything twice)
+    (tree / "link.yaml").symlink_to(tree / "b.yaml")
+    objects = load_paths(
+        [
+            str(tree / "b.yaml"),
+            str(tree),
+            str(tree / "m" / ".." / "b.yaml"),
+            str(tree / "link.yaml"),
+        ]
+    )
+    names = [(Path(o.file).relative_to(tree).as_posix(), o.name) for o in objects]
+    assert names == [
+        ("b.yaml", "b"),
+        ("a.yml", "a"),
+        ("m/d.yaml", "d"),
+        ("m/d.yaml", "e"),
+        ("z/deep/c.yaml", "c"),
+    ]

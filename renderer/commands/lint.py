@@ -79,20 +79,6 @@ def _load_dgd(path: str, max_bytes: int) -> SourceObject:
     return objects[0]
 
 
-def _unique(objects: list[SourceObject]) -> list[SourceObject]:
-    """Each object once, though its file be named twice (`a.yaml` and its directory):
-    counted once, reported once, and fixed once."""
-    seen: set[tuple[str, int, int | None]] = set()
-    unique = []
-    for obj in objects:
-        where = obj.file if obj.file.startswith("<") else os.path.realpath(obj.file)
-        identity = (where, obj.doc_index, obj.item_index)
-        if identity not in seen:
-            seen.add(identity)
-            unique.append(obj)
-    return unique
-
-
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     """Run lint as the command line would; returns the exit code."""
     from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
@@ -102,14 +88,8 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     fmt = args.format or default_format()
     if args.fix and "-" in args.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
-    objects = _unique(
-        load_paths(
-            args.paths,
-            max_bytes=args.max_bytes,
-            kinds=LINT_KINDS,
-            spans=args.fix,
-            allow_empty=True,
-        )
+    objects = load_paths(
+        args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, spans=args.fix, allow_empty=True
     )
     checkpoints = (
         load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
@@ -135,8 +115,8 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         report = fix_findings(objects, result.findings, max_bytes=args.max_bytes)
         if report.changed_files:
             # lint again what is now on disk, so the report shows what is left
-            objects = _unique(
-                load_paths(args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, allow_empty=True)
+            objects = load_paths(
+                args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, allow_empty=True
             )
             result = lint_objects(objects, checkpoints, options)
         result.fixed = report.fixed

@@ -122,9 +122,19 @@ def load_paths(
     defaults to the process's binary stdin. A file named explicitly is read whatever its
     suffix. The first bad file raises InputError (no partial result). Files found in a
     directory may be empty (they hold no objects); a file named explicitly may not,
-    unless `allow_empty`.
+    unless `allow_empty`. A file named twice (a file and its directory, two spellings of
+    one path, a link) is read once, under the first name.
     """
     objects: list[SourceObject] = []
+    seen: set[str] = set()  # real paths of the files read
+
+    def first_time(file: str) -> bool:
+        real = os.path.realpath(file)
+        if real in seen:
+            return False
+        seen.add(real)
+        return True
+
     for path in paths:
         if path == "-":
             handle = stdin if stdin is not None else sys.stdin.buffer
@@ -144,7 +154,7 @@ def load_paths(
                 )
             )
         elif _is_dir(path):
-            for file in iter_yaml_files(path):
+            for file in filter(first_time, iter_yaml_files(path)):
                 objects.extend(
                     load_bytes(
                         _read_file(file, max_bytes),
@@ -155,7 +165,7 @@ def load_paths(
                         allow_empty=True,
                     )
                 )
-        else:
+        elif first_time(path):
             objects.extend(
                 load_bytes(
                     _read_file(path, max_bytes),
