@@ -8,14 +8,13 @@ when their bytes change.
 
 from __future__ import annotations
 
-import os
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from renderer.atomic import write_file
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
@@ -163,32 +162,6 @@ def execute(args: RenderArgs) -> Outcome:
     return Outcome(EXIT_OK, "", warnings, changed)
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Write `path` in one step: a dot-prefixed temp file beside it, then os.replace.
-
-    A reader, a crash or SIGKILL sees the old file or the new one, never half of one;
-    the temp name ends in `.tmp`, so the YAML loader never picks a stray one up.
-    """
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        tmp.replace(target)  # atomic rename (os.replace)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def apply(outcome: Outcome, output_dir: str | None) -> None:
     """Perform an outcome's side effects: warnings, files, stdout."""
     for warning in outcome.warnings:
@@ -199,7 +172,7 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
         except OSError as exc:
             raise UsageError(f"cannot create {output_dir}: {exc.strerror or exc}") from None
         for path, content in outcome.files:
-            write_atomic(path, content)
+            write_file(path, content)
             # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
             click.echo(f"wrote {path}")
     if outcome.stdout:

@@ -30,7 +30,8 @@ def run_configured(
 ) -> int:
     """Render every configured job; returns the exit code. `per_dgd_options` names the
     options given that only make sense with DGD_FILE (an error here)."""
-    from renderer.commands.render import Outcome, RenderArgs, execute, write_atomic
+    from renderer.atomic import write_file
+    from renderer.commands.render import Outcome, RenderArgs, execute
     from renderer.config import CONFIG_NAME, from_context
 
     config = from_context(ctx.find_root())
@@ -70,6 +71,6 @@ def run_configured(
     for outcome in outcomes:
         for path, content in outcome.files:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, content)
+            write_file(path, content)
             click.echo(f"wrote {path}")
     return EXIT_OK

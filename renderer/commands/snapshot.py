@@ -6,42 +6,15 @@ projection (what its binding hashes), not the YAML formatting: see docs/security
 
 from __future__ import annotations
 
-import os
-import secrets
 import stat
 from pathlib import Path
 
 import click
 
+from renderer.atomic import write_file
 from renderer.errors import UsageError
 
 EXIT_INVALID = 1
-
-
-def _write_atomic(path: str, data: bytes, *, mode: int = 0o644) -> None:
-    """Write `path` in one step: a dot-prefixed temp file in the same directory, then rename.
-
-    A reader (or a crash) sees the old file or the new one, never half of one. The temp
-    file is created with `mode` from the start, so a private key is never world-readable.
-    """
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        tmp.replace(target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def _load_snapshot(path: str, max_bytes: int) -> bytes:
@@ -115,8 +88,8 @@ def keygen(prefix: str, force: bool) -> None:
         for existing in (key_path, pub_path):
             if Path(existing).exists():
                 raise UsageError(f"{existing} already exists (pass --force to replace it)")
-    _write_atomic(key_path, private_pem, mode=0o600)
-    _write_atomic(pub_path, public_pem)
+    write_file(key_path, private_pem, mode=0o600)
+    write_file(pub_path, public_pem)
     click.echo(f"wrote {key_path} (private, keep it secret) and {pub_path}")
     click.echo(f"key fingerprint: {fingerprint}")
 
@@ -146,7 +119,7 @@ def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
     # Build every message first: one bad snapshot means no signature is written.
     messages = [(path, _load_snapshot(path, max_bytes)) for path in snapshots]
     for path, message in messages:
-        _write_atomic(signature_path(path), sign_message(message, key).encode("ascii"))
+        write_file(signature_path(path), sign_message(message, key).encode("ascii"))
         click.echo(f"signed {path} -> {signature_path(path)} ({key.fingerprint})")
 
 

@@ -20,13 +20,13 @@ this one reads, verifies and writes files.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
 
+from renderer.atomic import write_atomic
 from renderer.errors import InputError
 from renderer.fix.edits import Edit, FixError, apply_edits
 from renderer.fix.lines import Lines
@@ -107,23 +107,6 @@ def _verify(
         raise FixError("the edited file would not read back as intended")
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    # through a symlink: replace the file it points to, and keep the link
-    target = FsPath(os.path.realpath(path))
-    mode = stat.S_IMODE(target.stat().st_mode)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        tmp.replace(target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def fix_file(
     path: str,
     objects: Sequence[SourceObject],
@@ -151,7 +134,9 @@ def fix_file(
     data = (_UTF8_BOM if raw.startswith(_UTF8_BOM) else b"") + new_text.encode("utf-8")
     _verify(path, old=objects, new_data=data, expected=expected, max_bytes=max_bytes, kinds=kinds)
     try:
-        _write_atomic(path, data)
+        # through a symlink: replace the file it points to (keeping the link), with its mode
+        target = os.path.realpath(path)
+        write_atomic(target, data, mode=stat.S_IMODE(FsPath(target).stat().st_mode))
     except OSError as exc:
         raise FixError(f"cannot write: {exc.strerror or exc}") from None
     return True
