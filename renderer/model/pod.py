@@ -78,36 +78,38 @@ RESERVED_ANNOTATIONS = frozenset(
 )
 
 
-def without_reserved(annotations: dict[str, str]) -> dict[str, str]:
-    """`annotations` minus the keys only the renderer writes (see RESERVED_ANNOTATIONS)."""
-    return {k: v for k, v in annotations.items() if k not in RESERVED_ANNOTATIONS}
-
-
-def reserved_annotation_sites(graph: Graph) -> list[tuple[Path, str]]:
-    """(path, key) of every reserved annotation the DGD itself writes, for warnings."""
-    sites: list[tuple[Path, str]] = [
-        (("spec", "annotations", key), key)
-        for key in sorted(graph.annotations)
-        if key in RESERVED_ANNOTATIONS
+def drop_reserved_annotations(graph: Graph) -> list[tuple[Path, str]]:
+    """Remove the reserved annotations the DGD itself writes (DGD-level, and in every
+    component's pod metadata) from the model, once, before anything is rendered; returns
+    their (path, key), for warnings. The renderers then add only their own copies."""
+    dropped: list[tuple[Path, str]] = [
+        (("spec", "annotations", k), k) for k in sorted(graph.annotations) if _reserved(k)
     ]
+    graph.annotations = {k: v for k, v in graph.annotations.items() if not _reserved(k)}
     for component in graph.components:
         spec = component.spec
+        holders: list[tuple[Path, dict[str, Any]]]
         if graph.is_v1alpha1:
-            holders: list[tuple[Path, Any]] = [
-                (("annotations",), spec.get("annotations")),
-                (
-                    ("extraPodMetadata", "annotations"),
-                    _dict(spec.get("extraPodMetadata")).get("annotations"),
-                ),
+            holders = [
+                (component.path, spec),
+                ((*component.path, "extraPodMetadata"), _dict(spec.get("extraPodMetadata"))),
             ]
         else:
             metadata = _dict(_dict(spec.get("podTemplate")).get("metadata"))
-            holders = [(("podTemplate", "metadata", "annotations"), metadata.get("annotations"))]
-        for relative, written in holders:
-            for key in sorted(_str_map(written)):
-                if key in RESERVED_ANNOTATIONS:
-                    sites.append(((*component.path, *relative, key), key))
-    return sites
+            holders = [((*component.path, "podTemplate", "metadata"), metadata)]
+        for path, holder in holders:
+            written = holder.get("annotations")
+            if not isinstance(written, dict) or not any(map(_reserved, written)):
+                continue
+            dropped += [
+                ((*path, "annotations", k), k) for k in sorted(_str_map(written)) if _reserved(k)
+            ]
+            holder["annotations"] = {k: v for k, v in written.items() if not _reserved(k)}
+    return dropped
+
+
+def _reserved(key: object) -> bool:
+    return key in RESERVED_ANNOTATIONS
 
 
 def merge_env(common: list[dict[str, Any]], specific: list[dict[str, Any]]) -> list[dict[str, Any]]:

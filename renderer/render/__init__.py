@@ -56,7 +56,7 @@ def render(
 ) -> RenderResult:
     """Render `dgd` bound to the matching `checkpoints` (see the module docstring)."""
     from renderer.model import normalise
-    from renderer.model.pod import backend_framework, reserved_annotation_sites
+    from renderer.model.pod import backend_framework, drop_reserved_annotations
     from renderer.render.match import match_checkpoints
     from renderer.render.names import UnsafeNameError, check_label_values
     from renderer.render.validate import validate_input, validate_output
@@ -75,7 +75,7 @@ def render(
                 f"but type {component.type or '(none)'!r} is not worker, prefill or decode; the "
                 "operator ignores it"
             )
-    for path, key in reserved_annotation_sites(graph):
+    for path, key in drop_reserved_annotations(graph):
         warnings.append(
             f"{dgd.where(path)}: annotation {key} is written only by the renderer (the binding "
             "and restore-candidate set on a checkpointed component's engine pods, the binding "

@@ -19,7 +19,7 @@ from renderer.keys import (
     WORKER_HASH_LABEL,
 )
 from renderer.model import Component, Graph
-from renderer.model.pod import merge_dgd_env_v1beta1, merge_env, without_reserved
+from renderer.model.pod import merge_dgd_env_v1beta1, merge_env
 from renderer.render.match import Match, restore_annotations
 from renderer.render.names import dcd_name
 
@@ -47,14 +47,8 @@ def _str_map(value: Any) -> dict[str, str]:
 def _stamp_pod_metadata(
     metadata_parent: dict[str, Any], key: str, labels: dict[str, str], annotations: dict[str, str]
 ) -> None:
-    """Merge into the pod metadata block at parent[key], creating it only when needed.
-
-    Reserved annotations written in the DGD are dropped first (see RESERVED_ANNOTATIONS):
-    only the renderer's own copies, passed in `annotations`, remain.
-    """
+    """Merge into the pod metadata block at parent[key], creating it only when needed."""
     existing = metadata_parent.get(key)
-    if isinstance(existing, dict) and isinstance(existing.get("annotations"), dict):
-        existing["annotations"] = without_reserved(existing["annotations"])
     if not labels and not annotations and not isinstance(existing, dict):
         return
     if not isinstance(existing, dict) and key == "metadata":
@@ -114,9 +108,7 @@ def render_dcd(
         **pod_label_adds,
     }
     annotation_adds = {
-        **{
-            k: v for k, v in without_reserved(graph.annotations).items() if k not in own_annotations
-        },
+        **{k: v for k, v in graph.annotations.items() if k not in own_annotations},
         **pod_annotation_adds,
     }
 
@@ -151,9 +143,6 @@ def render_dcd(
 
 def _v1alpha1_extras(graph: Graph, component: Component, spec: dict[str, Any]) -> None:
     """v1alpha1 DCDs also carry serviceName, dynamoNamespace and spec.labels, and envs."""
-    if isinstance(spec.get("annotations"), dict):
-        # The component-level pod annotations: reserved keys are the renderer's alone.
-        spec["annotations"] = without_reserved(spec["annotations"])
     spec["serviceName"] = component.name
     spec["dynamoNamespace"] = graph.dynamo_namespace(component)
     spec["labels"] = sorted_map(

@@ -32,7 +32,6 @@ from renderer.model.pod import (
     grove_pod_spec,
     pod_annotations,
     pod_labels,
-    without_reserved,
 )
 from renderer.render.dcd import sorted_map
 from renderer.render.match import Match, restore_annotations
@@ -104,9 +103,7 @@ def _cliques(
     """The component's cliques and its entries of the PCS binding map."""
     roles = expand_roles(component)
     labels = _labels(graph, component, worker_hash)
-    # Reserved annotations written in the DGD are dropped: only engine cliques of a
-    # checkpointed component get them, from the renderer (see RESERVED_ANNOTATIONS).
-    annotations = without_reserved({**graph.annotations, **pod_annotations(graph, component)})
+    annotations = {**graph.annotations, **pod_annotations(graph, component)}
     pod_spec = grove_pod_spec(graph, component)
     gated = match is not None and match.gated
     cliques: list[dict[str, Any]] = []
@@ -188,7 +185,7 @@ def render_pcs(
         bindings.update(component_bindings)
         if uses_scaling_group(component):
             groups.append(_scaling_group(component, match))
-    annotations = without_reserved(graph.annotations)
+    annotations = dict(graph.annotations)
     if bindings:
         annotations[BINDINGS_MAP_KEY] = json.dumps(bindings, sort_keys=True, separators=(",", ":"))
     metadata: dict[str, Any] = {
