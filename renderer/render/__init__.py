@@ -82,16 +82,16 @@ def render(
             "map on the PodCliqueSet); the value in the DGD is dropped"
         )
     backend = backend_framework(graph)
+    hashes = worker_hashes(graph, matches)
     try:
         if chosen == "grove":
             from renderer.render.grove import render_pcs
 
-            objects = [render_pcs(graph, matches, worker_hashes(graph, matches))]
+            objects = [render_pcs(graph, matches, hashes)]
         else:
             from renderer.render.dcd import render_dcds
 
             _check_worker_hashes(matches)
-            hashes = worker_hashes(graph, matches)
             objects = render_dcds(graph, matches, backend, hashes)
             for component in graph.components:
                 # (a matched snapshot without the label is used as captured: no warning)
