@@ -7,12 +7,11 @@ import re
 from bisect import bisect_left, bisect_right
 
 from renderer.fix.edits import FixError
+from renderer.source.text import BREAK_CHARS, LINE_BREAK
 
-# Line breaks as the YAML reader counts them (its marks' lines): CR LF is one; CR, LF, NEL,
-# LINE SEPARATOR and PARAGRAPH SEPARATOR are each one.
-_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
-_BREAK_CHARS = "\r\n\x85\u2028\u2029"
-BLANK = " \t" + _BREAK_CHARS
+# Line breaks as the YAML reader counts them (its marks' lines), from the input layer.
+_BREAK = re.compile(LINE_BREAK)
+BLANK = " \t" + BREAK_CHARS
 
 
 class Lines:

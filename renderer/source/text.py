@@ -20,6 +20,8 @@ _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\ud
 # Line breaks as libyaml and go-yaml count them (YAML 1.1): CR LF is one break; CR, LF,
 # NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are each one. Every position this module
 # reports counts lines the same way, so it agrees with the parser's own marks.
+LINE_BREAK = "\r\n|[\r\n\x85\u2028\u2029]"  # a regular expression
+BREAK_CHARS = "\r\n\x85\u2028\u2029"
 _RARE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 
 
@@ -30,7 +32,7 @@ def break_ends(text: str, end: int) -> tuple[int, int]:
     import re
 
     count = last = 0
-    for match in re.finditer("\r\n|[\r\n\x85\u2028\u2029]", text[:end]):
+    for match in re.finditer(LINE_BREAK, text[:end]):
         count += 1
         last = match.end()
     return count, last
