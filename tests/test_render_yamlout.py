@@ -183,14 +183,14 @@ _scalars = (
     | st.booleans()
     | st.integers(min_value=-(2**63), max_value=2**63 - 1)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+    | st.text(st.characters(exclude_categories=["Cs"]), max_size=20)
 )
 _values = st.recursive(
     _scalars,
     lambda children: (
         st.lists(children, max_size=4)
         | st.dictionaries(
-            st.text(st.characters(exclude_categories=("Cs",)), max_size=8), children, max_size=4
+            st.text(st.characters(exclude_categories=["Cs"]), max_size=8), children, max_size=4
         )
     ),
     max_leaves=20,

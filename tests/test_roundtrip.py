@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import yaml
@@ -596,7 +596,7 @@ TALLY = Tally()
 def _generated(data: st.DataObject) -> None:
     case = data.draw(cases(), label="case")
     renders = TALLY.renders
-    check_case(case, data.draw, TALLY, st.sampled_from(CORRUPTIONS))
+    check_case(case, cast(st.DrawFn, data.draw), TALLY, st.sampled_from(CORRUPTIONS))
     assume(TALLY.renders > renders)  # both targets refused: not a case for this property
 
 
@@ -688,7 +688,7 @@ def test_render_and_lint_agree_on_hand_picked_dgds(name: str, how: str) -> None:
     @settings(max_examples=1, deadline=None, derandomize=True)
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        check_case(HAND_PICKED[name], data.draw, tally, st.just(how))
+        check_case(HAND_PICKED[name], cast(st.DrawFn, data.draw), tally, st.just(how))
 
     run()
     assert tally.refused == 0, tally
