@@ -13,7 +13,6 @@ example budget keeps the whole file well under a minute.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import random
@@ -24,7 +23,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,10 +82,6 @@ _BOUND_LINE = re.compile(
 )
 
 
-def _have(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
 def _run(*args: str) -> tuple[int, str, str]:
     """`main(args)` in-process, capturing output; any escaping exception fails the test."""
     out, err = io.StringIO(), io.StringIO()
@@ -100,19 +94,6 @@ def _run(*args: str) -> tuple[int, str, str]:
 def _workdir() -> Iterator[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         yield Path(tmp)
-
-
-@contextlib.contextmanager
-def _engine() -> Iterator[None]:
-    """The real binding engine, or the signing tests' stand-in while it is missing."""
-    with pytest.MonkeyPatch.context() as mp:
-        if not _have("renderer.binding"):
-            from signing_support import standin_bound_fields
-
-            from renderer.trust import message
-
-            mp.setattr(message, "_bound_fields", standin_bound_fields)
-        yield
 
 
 # --- mutation strategies ------------------------------------------------------------------
@@ -182,7 +163,7 @@ def _same_scalar(old: str, new: str) -> bool:
     return bool(a == b and type(a) is type(b))
 
 
-# --- snapshot signatures (available now) --------------------------------------------------
+# --- snapshot signatures --------------------------------------------------------------
 def _signed_copy(source: Path, work: Path) -> tuple[Path, Path]:
     """`source` copied and signed in `work`; returns (snapshot path, public key path)."""
     snap = work / "snap.yaml"
@@ -197,7 +178,7 @@ def _signed_copy(source: Path, work: Path) -> tuple[Path, Path]:
 @given(data=st.data())
 def test_mutated_snapshot_bytes_never_crash_verify(data: st.DataObject) -> None:
     source = data.draw(st.sampled_from(SOURCES))
-    with _engine(), _workdir() as work:
+    with _workdir() as work:
         snap, pub = _signed_copy(source, work)
         original = snap.read_bytes()
         mutated = data.draw(byte_mutations(original))
@@ -221,7 +202,7 @@ def test_mutated_snapshot_bytes_never_crash_verify(data: st.DataObject) -> None:
 @given(data=st.data())
 def test_mutated_snapshot_lines_never_crash_verify(data: st.DataObject) -> None:
     source = data.draw(st.sampled_from(SOURCES))
-    with _engine(), _workdir() as work:
+    with _workdir() as work:
         snap, pub = _signed_copy(source, work)
         snap.write_text(data.draw(line_mutations(snap.read_text())))
         code, _, err = _run("snapshot", "verify", str(snap), "--key", str(pub))
@@ -233,7 +214,7 @@ def test_mutated_snapshot_lines_never_crash_verify(data: st.DataObject) -> None:
 @given(data=st.data())
 def test_changed_bound_field_breaks_the_signature(data: st.DataObject) -> None:
     source = data.draw(st.sampled_from(SOURCES))
-    with _engine(), _workdir() as work:
+    with _workdir() as work:
         snap, pub = _signed_copy(source, work)
         mutated, key = data.draw(bound_field_replacements(snap.read_text()))
         snap.write_text(mutated)
@@ -241,18 +222,10 @@ def test_changed_bound_field_breaks_the_signature(data: st.DataObject) -> None:
         assert code in (1, 2), (key, code, err)
 
 
-# --- bindings (need `dynamo-render binding`) -------------------------------------------------
-def _require_binding() -> None:
-    if not _have("renderer.commands.binding"):
-        pytest.skip(
-            "`dynamo-render binding` does not exist yet (renderer/commands/binding.py, issue 2)"
-        )
-
-
+# --- bindings ------------------------------------------------------------------------------
 @FUZZ
 @given(data=st.data())
 def test_mutated_bytes_never_crash_binding(data: st.DataObject) -> None:
-    _require_binding()
     source = data.draw(st.sampled_from(SOURCES))
     with _workdir() as work:
         snap = work / "snap.yaml"
@@ -266,7 +239,6 @@ def test_mutated_bytes_never_crash_binding(data: st.DataObject) -> None:
 @FUZZ
 @given(data=st.data())
 def test_changed_bound_field_is_never_a_valid_binding(data: st.DataObject) -> None:
-    _require_binding()
     source = data.draw(st.sampled_from(SNAPSHOTS))
     binding = EXPECTED[source.name.removesuffix(".input.yaml")]["binding"]
     with _workdir() as work:
@@ -279,7 +251,6 @@ def test_changed_bound_field_is_never_a_valid_binding(data: st.DataObject) -> No
 
 def test_unchanged_snapshot_verifies_with_its_reference_binding(tmp_path: Path) -> None:
     """The control for the property above: without a mutation, --verify passes."""
-    _require_binding()
     for source in SNAPSHOTS[:5]:
         binding = EXPECTED[source.name.removesuffix(".input.yaml")]["binding"]
         code, _, err = _run("binding", str(source), "--verify", binding)
@@ -290,11 +261,7 @@ def test_unchanged_snapshot_verifies_with_its_reference_binding(tmp_path: Path) 
 def test_mutations_in_child_processes(tmp_path: Path) -> None:
     """Seeded byte mutations through `python -m renderer`: no traceback reaches stderr."""
     rng = random.Random(6)
-    commands = [["snapshot", "verify", "--key", "PUB"]]
-    if _have("renderer.commands.binding"):
-        commands.append(["binding"])
-    if not _have("renderer.binding"):
-        pytest.skip("child processes need the real binding engine (renderer/binding, issue 2)")
+    commands = [["snapshot", "verify", "--key", "PUB"], ["binding"]]
     snap, pub = _signed_copy(VECTORS / "02-worker-baseline.input.yaml", tmp_path)
     original = snap.read_bytes()
     for _ in range(6):

@@ -14,7 +14,6 @@ from signing_support import (
     MINIMAL,
     make_keys,
     objects_of,
-    use_binding_or_standin,
 )
 
 from renderer.errors import InputError
@@ -30,11 +29,6 @@ from renderer.trust import (
     verify_trust,
 )
 from renderer.trust.verify import MALFORMED, MISMATCH, MISSING, UNKNOWN_KEY, UNVERIFIABLE
-
-
-@pytest.fixture(autouse=True)
-def _engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_binding_or_standin(monkeypatch)
 
 
 @pytest.fixture

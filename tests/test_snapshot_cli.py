@@ -9,14 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from signing_support import BASELINE, MINIMAL, have_binding_engine, use_binding_or_standin
+from signing_support import BASELINE, MINIMAL
 
 from renderer.cli import main
-
-
-@pytest.fixture(autouse=True)
-def _engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_binding_or_standin(monkeypatch)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -190,7 +185,6 @@ def test_size_cap(
     assert code == 2 and "larger than the size limit of 100 bytes" in err
 
 
-@pytest.mark.skipif(not have_binding_engine(), reason="needs renderer.binding (binding engine)")
 def test_real_process(tmp_path: Path) -> None:
     snap = tmp_path / "snap.yaml"
     snap.write_text(BASELINE.read_text())
