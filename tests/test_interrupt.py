@@ -23,6 +23,9 @@ from pathlib import Path
 
 import pytest
 
+# Each test SIGKILLs real processes many times over: part of the full suite, not the inner loop.
+pytestmark = pytest.mark.slow
+
 HERE = Path(__file__).parent
 EXAMPLES = HERE.parent / "examples"
 KILLS = 8

@@ -600,6 +600,7 @@ def _generated(data: st.DataObject) -> None:
     assume(TALLY.renders > renders)  # both targets refused: not a case for this property
 
 
+@pytest.mark.slow
 def test_render_and_lint_agree_on_generated_dgds() -> None:
     global TALLY  # noqa: PLW0603 (the property's counters, read once it has run)
     TALLY = Tally()
@@ -680,6 +681,7 @@ HAND_PICKED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", CORRUPTIONS)
 @pytest.mark.parametrize("name", sorted(HAND_PICKED))
 def test_render_and_lint_agree_on_hand_picked_dgds(name: str, how: str) -> None:

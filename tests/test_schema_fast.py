@@ -136,6 +136,7 @@ def _mutated(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutated())
 def test_mutated_objects_get_jsonschemas_answer(data: dict[str, Any]) -> None:
