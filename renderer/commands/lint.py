@@ -36,6 +36,7 @@ class LintArgs:
     trusted_keys: Sequence[str] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
+    namespace: str | None = None  # --dgd without metadata.namespace: render it here
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -66,7 +67,8 @@ def rule_explanation(rule_id: str) -> str:
     return f"{rule.id} ({rule.severity})\n\n{rule.doc}\n"
 
 
-def _load_dgd(path: str, max_bytes: int) -> SourceObject:
+def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
+    from renderer.model.namespace import with_namespace
     from renderer.source import load_paths
 
     objects = [
@@ -76,7 +78,7 @@ def _load_dgd(path: str, max_bytes: int) -> SourceObject:
         raise UsageError(
             f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
         )
-    return objects[0]
+    return with_namespace(objects[0], namespace)
 
 
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
@@ -101,7 +103,9 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         from renderer.trust import load_trusted_keys
 
         keys = load_trusted_keys(args.trusted_keys)
-    dgd = _load_dgd(args.dgd, args.max_bytes) if args.dgd else None
+    if args.namespace is not None and not args.dgd:
+        raise UsageError("-n/--namespace is the namespace of the --dgd DGD: give --dgd too")
+    dgd = _load_dgd(args.dgd, args.max_bytes, args.namespace) if args.dgd else None
     schemas = None
     if args.crds:
         from renderer.schema import load_crd_schemas
@@ -170,6 +174,13 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     help="Also compare the committed objects with a fresh render of this DGD (render-drift).",
 )
 @click.option(
+    "-n",
+    "--namespace",
+    metavar="NS",
+    default=None,
+    help="With --dgd: the namespace of a DGD that carries none (as kubectl apply -n).",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(list(FORMATS)),
@@ -217,6 +228,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     paths: tuple[str, ...],
     checkpoints: tuple[str, ...],
     dgd: str | None,
+    namespace: str | None,
     fmt: str | None,
     fix: bool,
     strict: bool,
@@ -249,6 +261,8 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         return
     if not paths:
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
+    from renderer.model.namespace import check_namespace
+
     args = LintArgs(
         paths=paths,
         checkpoints=checkpoints,
@@ -259,5 +273,6 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
         crds=crds,
+        namespace=None if namespace is None else check_namespace(namespace),
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))
