@@ -78,6 +78,9 @@ def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> Source
         raise UsageError(
             f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
         )
+    from renderer.render.validate import validate_input
+
+    validate_input(objects[0])  # a field the CRD does not declare: exit 2, as render
     return with_namespace(objects[0], namespace)
 
 
