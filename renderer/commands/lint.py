@@ -93,8 +93,14 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     fmt = args.format or default_format()
     if args.fix and "-" in args.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
+    skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
     objects = load_paths(
-        args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, spans=args.fix, allow_empty=True
+        args.paths,
+        max_bytes=args.max_bytes,
+        kinds=LINT_KINDS,
+        spans=args.fix,
+        allow_empty=True,
+        skipped=skipped,
     )
     checkpoints = (
         load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
@@ -123,12 +129,17 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         if report.changed_files:
             # lint again what is now on disk, so the report shows what is left
             objects = load_paths(
-                args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, allow_empty=True
+                args.paths,
+                max_bytes=args.max_bytes,
+                kinds=LINT_KINDS,
+                allow_empty=True,
+                skipped=[],
             )
             result = lint_objects(objects, checkpoints, options)
         result.fixed = report.fixed
         result.changed_files = report.changed_files
         result.unfixed = report.failures
+    result.skipped = skipped
     out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
     for failure in result.unfixed:
         err.write(f"dynamo-render lint: not fixed: {failure}\n")
@@ -250,7 +261,9 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     document whose plain top-level `kind:` line names another kind cannot hold one, so it
     is skipped without being parsed: its YAML is not checked (use `kubectl apply
     --dry-run` or a YAML linter for that). Every other document is parsed in full, and
-    bad input there is an error (exit 2).
+    bad input there is an error (exit 2). Files that are not Kubernetes objects at all
+    (Helm values.yaml, chart templates, kustomize patches: no top-level apiVersion and
+    kind) are skipped and counted in the summary.
 
     PATH: files, directories (their *.yaml/*.yml files, recursively) or - for stdin.
     Without PATH: the `lint: paths` of .dynamo-render.yaml. Findings go to stdout; with

@@ -60,7 +60,9 @@ def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObjec
     from renderer.model.namespace import with_namespace
     from renderer.source import load_paths
 
-    dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes)
+    # YAML beside the DGDs that is not Kubernetes objects (a Helm chart) is ignored, as
+    # objects of other kinds are.
+    dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes, skipped=[])
     dgds = [
         with_namespace(o, args.namespace, args.namespace_option)
         for o in dgd_objects
