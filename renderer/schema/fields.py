@@ -18,7 +18,6 @@ them all. The root `metadata` is ObjectMeta, checked against its own field list.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -103,6 +102,8 @@ def _share(node: Node, defs: dict[str, Node]) -> Node:
             out[key] = _share(value, defs)
         else:
             out[key] = value
+    import hashlib  # only the generator script shares subtrees
+
     text = json.dumps(out, sort_keys=True, separators=(",", ":"))
     if len(text) <= _SHARE_ABOVE:
         return out
