@@ -160,3 +160,17 @@ def test_maps_and_preserved_fields_are_not_unknown() -> None:
     )
     [obj] = load_bytes(text.encode(), "dgd.yaml")
     assert unknown_fields(obj.data, "v1beta1") == []
+
+
+def test_v1alpha1_unknown_field(cwd: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (cwd / "dgd.yaml").write_text(
+        "apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n"
+        "  name: llama\n  namespace: dynamo-prod\nspec:\n  services:\n    Frontend:\n"
+        "      componentType: frontend\n      replicaz: 2\n"
+    )
+    code = main(["--no-config", "render", "dgd.yaml"])
+    captured = capsys.readouterr()
+    assert (code, captured.out) == (2, "")
+    assert captured.err.startswith(
+        "dynamo-render: error: dgd.yaml:10:7: unknown field 'spec.services.Frontend.replicaz'"
+    )

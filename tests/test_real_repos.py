@@ -301,3 +301,29 @@ def test_lint_over_a_repository_with_a_helm_chart_and_kustomize_files(
     code, out, err = _run(capsys, "lint", str(repo))
     assert (code, out) == (2, "")
     assert err.startswith(f"dynamo-render: error: {repo / 'rendered' / 'broken.yaml'}:4:1: ")
+
+
+def test_snapshots_are_shared_by_the_dgds_of_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A snapshot one DGD restores from is not 'unused' because another DGD of the folder
+    does not use it; one that no DGD uses is reported once."""
+    from render_support import MINIMAL, expected_binding
+
+    deploy = tmp_path / "deploy"
+    deploy.mkdir()
+    shutil.copy(EXAMPLES / "llama-disagg-v1beta1" / "dgd.yaml", deploy / "a-llama.yaml")
+    shutil.copy(UPSTREAM / "backends-vllm-agg.yaml", deploy / "b-agg.yaml")
+    snaps = tmp_path / "snaps"
+    shutil.copytree(EXAMPLES / "snapshots", snaps)
+    args = ["render", str(deploy), "-n", "dynamo-prod", "--checkpoint", str(snaps)]
+    code, out, err = _run(capsys, *args)
+    assert code == 0, err
+    assert "matches no checkpoint-enabled component" not in err
+    assert out.count(expected_binding("02-worker-baseline")) == 2  # the decode DCD's two copies
+    shutil.copy(MINIMAL, snaps / "unused.yaml")  # checkpoint-a1b2c3d4: no component's
+    code, out, err = _run(capsys, *args)
+    assert code == 0, err
+    unused = [line for line in err.splitlines() if "matches no checkpoint-enabled" in line]
+    assert len(unused) == 1
+    assert "checkpoint dynamo-prod/checkpoint-a1b2c3d4" in unused[0]
