@@ -98,16 +98,15 @@ def _refuse_twins(dgds: list[SourceObject]) -> None:
 
 
 def _source_name(args: RenderArgs, dgd: SourceObject) -> str:
-    """`# Source:` of a DGD's output: its file, as the config writes it when it names one."""
+    """`# Source:` of a DGD's output: DGD_FILE as given (or as the config writes it), and
+    for a folder, the file's place inside it after that."""
     import os
 
-    if args.source_name is None:
-        return dgd.file
-    if dgd.file == args.dgd_file:
-        return args.source_name
-    # a folder entry: the config's folder name, then the file's place inside the folder
+    named = args.source_name or args.dgd_file
+    if args.dgd_file in (dgd.file, "-"):
+        return named
     inside = os.path.relpath(dgd.file, args.dgd_file)
-    return f"{args.source_name.rstrip('/')}/{Path(inside).as_posix()}"
+    return f"{named.rstrip('/')}/{Path(inside).as_posix()}"
 
 
 def _check_trust(
