@@ -206,9 +206,7 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
         if identity in seen:
             continue
         seen.add(identity)
-        annotations = obj.metadata.get("annotations")
-        marker = annotations.get(AUTO_MARKER_KEY) if isinstance(annotations, dict) else None
-        if marker != "true":
+        if _manual(obj, AUTO_MARKER_KEY):
             snapshots.append(Snapshot(obj, manual=True))
             continue
         try:
@@ -216,3 +214,15 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
         except InputError as exc:
             snapshots.append(Snapshot(obj, error=exc))
     return snapshots
+
+
+def _manual(obj: SourceObject, marker_key: str) -> bool:
+    """A well-formed checkpoint without the automatic marker. Annotations that are not a
+    mapping of strings go to the binding engine, which reports them (not a manual one)."""
+    annotations = obj.metadata.get("annotations")
+    if annotations is None:
+        return True
+    if not isinstance(annotations, dict):
+        return False
+    marker = annotations.get(marker_key)
+    return marker is None or (isinstance(marker, str) and marker != "true")
