@@ -174,3 +174,27 @@ def test_v1alpha1_unknown_field(cwd: Path, capsys: pytest.CaptureFixture[str]) -
     assert captured.err.startswith(
         "dynamo-render: error: dgd.yaml:10:7: unknown field 'spec.services.Frontend.replicaz'"
     )
+
+
+def test_with_the_dgd_crd_given_its_schema_decides(
+    cwd: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--crd with the installed operator's DGD CRD: a field it declares (newer than the
+    pinned one) is accepted; one it does not declare is still refused, at its key."""
+    crd = _crd()
+    component = crd["spec"]["versions"][1]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    component = component["properties"]["components"]["items"]
+    assert crd["spec"]["versions"][1]["name"] == "v1beta1"
+    component["properties"]["nextRelease"] = {"type": "string"}
+    (cwd / "crd.json").write_text(json.dumps(crd))
+    text = BETA_TOP_LEVEL_CHECKPOINT.replace("      checkpoint:\n        enabled: true\n", "")
+    (cwd / "dgd.yaml").write_text(text + "      nextRelease: soon\n")
+    args = ["--no-config", "render", "dgd.yaml", "-n", "dynamo-prod"]
+    assert main(args) == 2
+    assert "unknown field 'spec.components[1].nextRelease'" in capsys.readouterr().err
+    assert main([*args, "--crd", "crd.json"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    (cwd / "dgd.yaml").write_text(BETA_TOP_LEVEL_CHECKPOINT)
+    assert main([*args, "--crd", "crd.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dynamo-render: error: dgd.yaml:11:7: ")

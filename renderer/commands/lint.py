@@ -78,9 +78,6 @@ def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> Source
         raise UsageError(
             f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
         )
-    from renderer.render.validate import validate_input
-
-    validate_input(objects[0])  # a field the CRD does not declare: exit 2, as render
     return with_namespace(objects[0], namespace)
 
 
@@ -120,6 +117,10 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         from renderer.schema import load_crd_schemas
 
         schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
+    if dgd is not None:
+        from renderer.schema.fields import check_fields
+
+        check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
     options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
     result = lint_objects(objects, checkpoints, options)
     if args.fix and any(f.fixable for f in result.findings):

@@ -130,9 +130,12 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
     """Load, render and trust-check every DGD: (source name, object) pairs and warnings."""
     from renderer.render import render
     from renderer.schema import check_inputs, check_outputs, load_crd_schemas
+    from renderer.schema.fields import check_fields
 
     dgds, checkpoints = _load_inputs(args)
     schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
+    for dgd in dgds:
+        check_fields(dgd, schemas)  # a field the API server would refuse: before rendering
     several = len(dgds) > 1
     documents: list[Document] = []
     warnings: list[str] = []

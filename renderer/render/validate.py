@@ -1,8 +1,7 @@
 """The schema-validation seam: called on the input DGD and on every rendered object.
 
-The DGD is checked for fields its CRD does not declare (the API server's strict field
-validation, `renderer.schema.fields`); the JSON Schema checks run in the CLI
-(`renderer.schema.guard`), where `--crd` is known. jsonschema stays imported lazily.
+No-ops for now. Schema validation (issue 5) plugs in here without touching the renderers;
+it must keep jsonschema imported lazily, inside these functions.
 """
 
 from __future__ import annotations
@@ -13,13 +12,8 @@ from renderer.source.model import SourceObject
 
 
 def validate_input(dgd: SourceObject) -> None:
-    """Raise InputError (located, at the key) for the first field of the DGD its CRD (the
-    pinned operator's) does not declare."""
-    from renderer.schema.fields import unknown_field_error
-
-    error = unknown_field_error(dgd)
-    if error is not None:
-        raise error
+    """Raise InputError (located) when the DGD does not match its CRD schema."""
+    del dgd
 
 
 def validate_output(obj: dict[str, Any], target: str) -> None:

@@ -6,7 +6,9 @@ field, so a typo (`checkpoint:` directly on a v1beta1 component instead of under
 `experimental:`) renders and deploys as if it were not there. This module checks a DGD
 against the field tree of the pinned operator's CRD (`renderer/data/dgd-fields.json`,
 written by `scripts/update-dgd-fields` from
-`deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml`).
+`deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml`); with `--crd`
+naming the DGD CRD, that CRD's schema decides instead (`check_fields`). The CLI calls it
+on every DGD it reads (`render`, `lint --dgd`), before rendering.
 
 A field tree keeps only what decides whether a field is known: per node `p` (declared
 properties), `a` (the schema of map values, `additionalProperties`), `i` (list items), `x`
@@ -153,6 +155,17 @@ def _walk(value: Any, node: Node, defs: Mapping[str, Node], path: Path) -> Itera
     elif isinstance(value, list) and "i" in node:
         for index, item in enumerate(value):
             yield from _walk(item, node["i"], defs, (*path, index))
+
+
+def check_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | None = None) -> None:
+    """Raise the InputError of `unknown_field_error` for a DGD `SourceObject`, unless
+    `schemas` (from `--crd`) hold its own schema: that one then decides, and it refuses
+    undeclared fields itself (`renderer.schema.crd` closes every declared object)."""
+    if schemas and (obj.api_version, obj.kind) in schemas:
+        return
+    error = unknown_field_error(obj)
+    if error is not None:
+        raise error
 
 
 def unknown_field_error(obj: Any, tree: Mapping[str, Any] | None = None) -> Any:
