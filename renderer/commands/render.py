@@ -365,11 +365,12 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     only when its content changes.
 
     Without DGD_FILE: every `render:` entry of .dynamo-render.yaml, each into its own
-    output folder (--checkpoint, --target and -o are then refused: each entry names its
-    own); with --check, write nothing and exit 1 listing what would change.
+    output folder (--checkpoint, -n, --target and -o are then refused: each entry names
+    its own); with --check, write nothing and exit 1 listing what would change.
 
     Inputs and outputs are validated against the bundled schemas (or --crd): a violation
-    is exit 2 with its JSON path and line.
+    is exit 2 with its JSON path and line. A DGD field its CRD does not declare (the
+    pinned operator's, or the --crd one) is exit 2 at its key, as kubectl apply refuses it.
     """
     if dgd_file is None:
         from renderer.commands.render_config import run_configured
