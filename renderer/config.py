@@ -83,6 +83,9 @@ class Config:
     trusted_keys: tuple[str, ...] = ()
     crds: tuple[str, ...] = ()
     max_bytes: int | None = None
+    # the repository root: the config's folder (absolute, symlinks resolved); every write
+    # a config asks for must stay inside it
+    base_dir: str = field(default="", compare=False)
 
 
 class _Reader:
@@ -114,11 +117,21 @@ class _Reader:
                 )
         return value
 
-    def path_value(self, value: Any, path: Path) -> str:
+    def path_value(self, value: Any, path: Path, *, written: bool = False) -> str:
+        """A path from the config; `written`: the tool writes there, so it must stay inside
+        the repository root (the config's folder): no absolute path, no `..` leaving it."""
         if not isinstance(value, str) or not value:
             raise self.fail(path, f"{self.dotted(path)} must be a non-empty path string")
         if "\x00" in value:
             raise self.fail(path, f"{self.dotted(path)} must not contain a NUL character")
+        if written:
+            full = os.path.normpath(FsPath(self.base_dir) / value)
+            if FsPath(value).is_absolute() or not _within(full, self.base_dir):
+                raise self.fail(
+                    path,
+                    f"{self.dotted(path)} {value!r} is outside the repository root"
+                    f" {self.base_dir} (the config's folder): writes stay inside it",
+                )
         return self.resolve(value)
 
     def paths(self, value: Any, path: Path) -> tuple[str, ...]:
@@ -152,7 +165,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
     return RenderJob(
         dgd=reader.path_value(entry["dgd"], (*path, "dgd")),
         checkpoints=reader.paths(entry.get("checkpoints", []), (*path, "checkpoints")),
-        output=reader.path_value(entry["output"], (*path, "output")),
+        output=reader.path_value(entry["output"], (*path, "output"), written=True),
         target=None if target is None else reader.choice(target, (*path, "target"), TARGETS),
         where=reader.obj.where(path, key=False),
         source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
@@ -226,7 +239,12 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         trusted_keys=reader.paths(top.get("trustedKeys", []), ("trustedKeys",)),
         crds=reader.paths(top.get("crds", []), ("crds",)),
         max_bytes=max_bytes,
+        base_dir=base_dir,
     )
+
+
+def _within(path: str, root: str) -> bool:
+    return os.path.commonpath([path, root]) == root
 
 
 def _split_where(where: str) -> tuple[str, int, int]:

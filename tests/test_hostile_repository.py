@@ -11,17 +11,25 @@ admission), never from the tool's own output.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from renderer.cli import cli
+import renderer
+from renderer.cli import main
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
 REPO = HERE.parent
+PACKAGE_ROOT = Path(renderer.__file__).parent.parent  # the code under test, for children
 SNAPSHOTS = str(REPO / "examples" / "snapshots")
 DGD = {
     v: str(REPO / "examples" / f"llama-disagg-{v}" / "dgd.yaml") for v in ("v1alpha1", "v1beta1")
@@ -40,9 +48,19 @@ REPOSITORY_CASES = {
 }
 
 
+@dataclass
+class Result:
+    exit_code: int
+    output: str  # stdout, then stderr
+
+
 def invoke(*args: str) -> Result:
-    """`dynamo-render ARGS`; a traceback fails the test instead of becoming exit 1."""
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    """`dynamo-render ARGS` in-process, through the CLI's own entry point (its error
+    handling included); a traceback propagates and fails the test."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return Result(code, out.getvalue() + err.getvalue())
 
 
 def test_every_corpus_file_has_a_row() -> None:
@@ -99,3 +117,250 @@ def test_a_pcs_stripped_of_every_checkpoint_trace_is_absent_with_the_dgd() -> No
     result = invoke("--no-config", "lint", path, "--checkpoint", SNAPSHOTS, "--dgd", DGD["v1beta1"])
     assert result.exit_code == 1, result.output
     assert result.output.count("error [binding-absent] clique vllmdecodeworker") == 2
+
+
+# --- a repository in a temporary folder -------------------------------------------------
+
+FRONTEND = "dynamocomponentdeployment-llama-disagg-frontend.yaml"
+CONFIG = """\
+apiVersion: dynamo-render/v1
+kind: Config
+render:
+  - dgd: dgd.yaml
+    checkpoints: [snapshots]
+    target: dcd
+    output: {output}
+lint:
+  paths: [rendered]
+  checkpoints: [snapshots]
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository (the working directory): a DGD, its snapshot, and `outside/` beside it."""
+    root = tmp_path / "repo"
+    (root / "snapshots").mkdir(parents=True)
+    (root / ".git").mkdir()
+    shutil.copy(DGD["v1beta1"], root / "dgd.yaml")
+    for snap in Path(SNAPSHOTS).glob("*.yaml"):
+        shutil.copy(snap, root / "snapshots" / snap.name)
+    (tmp_path / "outside").mkdir()
+    monkeypatch.chdir(root)
+    return root
+
+
+def _tree(root: Path) -> dict[str, bytes | str]:
+    """Every entry under root with its content (links as their target)."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(root.rglob("*")):
+        key = str(path.relative_to(root))
+        if path.is_symlink():
+            found[key] = "-> " + str(path.readlink())
+        elif path.is_file():
+            found[key] = path.read_bytes()
+        else:
+            found[key] = "dir"
+    return found
+
+
+# --- 3. writes stay inside the repository root ------------------------------------------
+
+
+@pytest.mark.parametrize("use_config", [False, True])
+def test_fix_refuses_a_symlink_leading_out_of_the_repository(repo: Path, use_config: bool) -> None:
+    outside = repo.parent / "outside" / "victim.yaml"
+    outside.write_bytes((HOSTILE / "repo-prescan-kind-spaced.yaml").read_bytes())  # fixable
+    (repo / "rendered").mkdir()
+    (repo / "rendered" / "dcd.yaml").symlink_to(outside)
+    if use_config:
+        (repo / ".dynamo-render.yaml").write_text(CONFIG.format(output="rendered"))
+    before = _tree(repo.parent)
+    if use_config:
+        result = invoke("lint", "--fix")
+    else:
+        result = invoke("--no-config", "lint", "rendered", "--checkpoint", "snapshots", "--fix")
+    assert result.exit_code == 2, result.output
+    assert f"refusing to write rendered/dcd.yaml (it resolves to {outside})" in result.output
+    assert "outside the repository root" in result.output
+    assert _tree(repo.parent) == before
+
+
+@pytest.mark.parametrize("output", ["../..", "../outside", "ABSOLUTE", "ETC"])
+def test_config_output_outside_the_repository_is_refused(repo: Path, output: str) -> None:
+    # `/etc/..` + a temporary folder: leaves the root through /etc, lands somewhere harmless
+    # (a run of the unfixed code must not write into /etc itself)
+    outside = str(repo.parent / "outside")
+    output = {"ABSOLUTE": outside, "ETC": "/etc/.." + outside}.get(output, output)
+    (repo / ".dynamo-render.yaml").write_text(CONFIG.format(output=output))
+    before = _tree(repo.parent)
+    for args in (["render"], ["render", "--check"]):
+        result = invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert re.search(r"\.dynamo-render\.yaml:7:13: render\[0\]\.output '", result.output)
+        assert f"{output!r} is outside the repository root" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert _tree(repo.parent) == before
+
+
+def test_config_output_through_a_symlinked_folder_is_refused(repo: Path) -> None:
+    (repo / "rendered").symlink_to(repo.parent / "outside")
+    (repo / ".dynamo-render.yaml").write_text(CONFIG.format(output="rendered/llama"))
+    before = _tree(repo.parent)
+    result = invoke("render")
+    assert result.exit_code == 2, result.output
+    assert "refusing to write rendered/llama (it resolves to" in result.output
+    assert _tree(repo.parent) == before
+
+
+# --- 4. only regular files are read or replaced in the output folder ---------------------
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A child process: a read that never ends must fail the test, not hang it."""
+    return subprocess.run(
+        [sys.executable, "-m", "renderer", "--no-config", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("entry", ["dev-zero", "fifo", "link-to-file"])
+@pytest.mark.parametrize("check", [False, True])
+def test_output_folder_entries_must_be_regular_files(repo: Path, entry: str, check: bool) -> None:
+    out = repo / "out"
+    out.mkdir()
+    target = out / FRONTEND
+    if entry == "dev-zero":
+        target.symlink_to("/dev/zero")
+    elif entry == "fifo":
+        os.mkfifo(target)
+    else:
+        (repo.parent / "outside" / "x.yaml").write_text("x: 1\n")
+        target.symlink_to(repo.parent / "outside" / "x.yaml")
+    extra = ["--check"] if check else []
+    run = _cli(
+        "render",
+        "dgd.yaml",
+        "--checkpoint",
+        "snapshots",
+        "--target",
+        "dcd",
+        "-o",
+        "out",
+        *extra,
+        cwd=repo,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "not a regular file" in run.stderr and f"out/{FRONTEND}" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert sorted(p.name for p in out.iterdir()) == [FRONTEND]  # nothing written
+
+
+# --- the output folder: owned files, and one write path for -o and the config ------------
+
+
+def test_render_removes_the_files_it_wrote_that_no_longer_render(repo: Path) -> None:
+    args = [
+        "--no-config",
+        "render",
+        "dgd.yaml",
+        "--checkpoint",
+        "snapshots",
+        "--target",
+        "dcd",
+        "-o",
+        "out",
+    ]
+    assert invoke(*args).exit_code == 0
+    owned = (repo / "out" / FRONTEND).read_bytes()
+    stale = repo / "out" / "dynamocomponentdeployment-llama-disagg-oldworker.yaml"
+    stale.write_bytes(owned)  # as if a component had been removed from the DGD
+    foreign = {
+        "notes.yaml": b"# Source: someone else\nkind: ConfigMap\n",
+        "other-dgd.yaml": owned.replace(b"# Source: dgd.yaml", b"# Source: other.yaml"),
+        "readme.txt": owned,
+    }
+    for name, data in foreign.items():
+        (repo / "out" / name).write_bytes(data)
+    result = invoke(*args, "--check")
+    assert result.exit_code == 1, result.output
+    assert result.output == f"would remove out/{stale.name}\n"
+    assert stale.exists()
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"removed out/{stale.name}\n"
+    assert not stale.exists()
+    for name, data in foreign.items():
+        assert (repo / "out" / name).read_bytes() == data
+    assert invoke(*args, "--check").exit_code == 0
+
+
+@pytest.mark.parametrize("use_config", [False, True])
+def test_an_output_folder_that_cannot_be_created_is_exit_2(repo: Path, use_config: bool) -> None:
+    (repo / "blocker").write_text("a file where a folder should be\n")
+    if use_config:
+        (repo / ".dynamo-render.yaml").write_text(CONFIG.format(output="blocker/out"))
+        result = invoke("render")
+    else:
+        args = ["dgd.yaml", "--checkpoint", "snapshots", "--target", "dcd", "-o", "blocker/out"]
+        result = invoke("--no-config", "render", *args)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("dynamo-render: error: cannot create blocker/out: ")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+# --- 8. temp files are recognisable, and a killed run's leftovers are removed ------------
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_leftover_temp_files_are_removed_on_the_next_run(repo: Path) -> None:
+    out = repo / "out"
+    out.mkdir()
+    pid = _dead_pid()
+    leftover = out / f".{FRONTEND}.dynamo-render-{pid}-0123abcd.tmp"
+    leftover.write_text("half")
+    kept = {
+        ".editor.swp.tmp": "someone else's",
+        f".x.yaml.dynamo-render-{os.getpid()}-0123abcd.tmp": "a live writer's",
+    }
+    for name, data in kept.items():
+        (out / name).write_text(data)
+    link = out / f".y.yaml.dynamo-render-{pid}-0123abcd.tmp"
+    link.symlink_to(repo / "dgd.yaml")
+    result = invoke(
+        "--no-config",
+        "render",
+        "dgd.yaml",
+        "--checkpoint",
+        "snapshots",
+        "--target",
+        "dcd",
+        "-o",
+        "out",
+    )
+    assert result.exit_code == 0, result.output
+    assert not leftover.exists()
+    assert link.is_symlink()
+    for name, data in kept.items():
+        assert (out / name).read_text() == data
+
+
+def test_fix_removes_leftovers_beside_the_file_it_rewrites(repo: Path) -> None:
+    (repo / "rendered").mkdir()
+    fixable = repo / "rendered" / "dcd.yaml"
+    fixable.write_bytes((HOSTILE / "repo-prescan-kind-spaced.yaml").read_bytes())
+    leftover = repo / "rendered" / f".dcd.yaml.dynamo-render-{_dead_pid()}-0123abcd.tmp"
+    leftover.write_text("half")
+    result = invoke("--no-config", "lint", "rendered", "--checkpoint", "snapshots", "--fix")
+    assert result.exit_code == 1, result.output  # fixed: exit 1 says files changed
+    assert not leftover.exists()
