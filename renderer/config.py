@@ -48,7 +48,17 @@ MAX_CONFIG_BYTES = 1024 * 1024
 # than option defaults (`render --check` reads the render jobs).
 META_KEY = "dynamo_render.config"
 
-_TOP_KEYS = ("apiVersion", "kind", "render", "lint", "trustedKeys", "crds", "maxBytes")
+_TOP_KEYS = (
+    "apiVersion",
+    "kind",
+    "render",
+    "lint",
+    "trustedKeys",
+    "crds",
+    "maxBytes",
+    "maxNodes",
+    "maxDocuments",
+)
 _JOB_KEYS = ("dgd", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
 
@@ -83,6 +93,8 @@ class Config:
     trusted_keys: tuple[str, ...] = ()
     crds: tuple[str, ...] = ()
     max_bytes: int | None = None
+    max_nodes: int | None = None  # per-file caps of the input layer (global options)
+    max_documents: int | None = None
     # the repository root: the config's folder (absolute, symlinks resolved); every write
     # a config asks for must stay inside it
     base_dir: str = field(default="", compare=False)
@@ -227,11 +239,9 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
                 *_split_where(job.where),
             )
         outputs[job.output] = job.where
-    max_bytes = top.get("maxBytes")
-    if max_bytes is not None and (
-        not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1
-    ):
-        raise reader.fail(("maxBytes",), "maxBytes must be a positive integer")
+    max_bytes, max_nodes, max_documents = (
+        _positive(reader, top, key) for key in ("maxBytes", "maxNodes", "maxDocuments")
+    )
     return Config(
         file=name,
         render=jobs,
@@ -239,8 +249,17 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         trusted_keys=reader.paths(top.get("trustedKeys", []), ("trustedKeys",)),
         crds=reader.paths(top.get("crds", []), ("crds",)),
         max_bytes=max_bytes,
+        max_nodes=max_nodes,
+        max_documents=max_documents,
         base_dir=base_dir,
     )
+
+
+def _positive(reader: _Reader, top: dict[str, Any], key: str) -> int | None:
+    value = top.get(key)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise reader.fail((key,), f"{key} must be a positive integer")
+    return value
 
 
 def _within(path: str, root: str) -> bool:

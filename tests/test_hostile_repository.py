@@ -364,3 +364,72 @@ def test_fix_removes_leftovers_beside_the_file_it_rewrites(repo: Path) -> None:
     result = invoke("--no-config", "lint", "rendered", "--checkpoint", "snapshots", "--fix")
     assert result.exit_code == 1, result.output  # fixed: exit 1 says files changed
     assert not leftover.exists()
+
+
+# --- 5. bounded nodes and documents per file ---------------------------------------------
+
+MEMORY_LIMIT = 1 << 30  # the README's promise: any input under the caps fits in 1 GiB
+DCD_HEAD = "apiVersion: nvidia.com/v1beta1\nkind: DynamoComponentDeployment\n"
+
+
+def _limited(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    import resource
+
+    def limits() -> None:  # in the child, before exec
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
+
+    return subprocess.run(
+        [sys.executable, "-m", "renderer", "--no-config", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+        preexec_fn=limits,  # pytest is single-threaded
+        check=False,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # 16 MB, one flow sequence of 8 million one-character items
+        (DCD_HEAD + "spec:\n  x: [" + "1," * 8_000_000 + "1]\n", "more than 500000 YAML nodes"),
+        # 16 MB of `---` lines: 4 million empty documents
+        ("---\n" * 4_000_000, "more than 10000 YAML documents"),
+    ],
+    ids=["flow-sequence-16mb", "document-markers-16mb"],
+)
+@pytest.mark.parametrize("command", ["lint", "binding", "render"])
+def test_big_files_under_the_byte_cap_are_refused_in_bounded_memory(
+    tmp_path: Path, content: str, message: str, command: str
+) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text(content)
+    assert path.stat().st_size < 16 * 1024 * 1024  # under the default byte cap
+    run = _limited(command, str(path), cwd=tmp_path)
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and "MemoryError" not in run.stderr
+    (line,) = run.stderr.splitlines()
+    assert re.match(rf"dynamo-render: error: {re.escape(str(path))}:\d+:\d+: {message}", line)
+    assert "--max-" in line  # says how to raise the cap
+
+
+def test_the_caps_can_be_set_on_the_command_line_and_in_the_config(repo: Path) -> None:
+    small = repo / "small.yaml"
+    small.write_text(DCD_HEAD + "metadata:\n  name: a\nspec:\n  x: [1, 2, 3, 4, 5, 6]\n")
+    result = invoke("--no-config", "--max-nodes", "8", "lint", "small.yaml")
+    assert result.exit_code == 2, result.output
+    assert "small.yaml:4:9:" in result.output and "more than 8 YAML nodes" in result.output
+    assert invoke("--no-config", "--max-nodes", "20", "lint", "small.yaml").exit_code == 0
+    configmap = "apiVersion: v1\nkind: ConfigMap\n"
+    (repo / "two.yaml").write_text(f"{configmap}---\n{configmap}---\n{configmap}")
+    (repo / ".dynamo-render.yaml").write_text(
+        "apiVersion: dynamo-render/v1\nkind: Config\nmaxDocuments: 2\n"
+    )
+    result = invoke("lint", "two.yaml")
+    assert result.exit_code == 2, result.output
+    assert "two.yaml:6:1: more than 2 YAML documents" in result.output
+    assert invoke("--max-documents", "3", "lint", "two.yaml").exit_code == 0

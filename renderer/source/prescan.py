@@ -146,13 +146,13 @@ def _has_content(text: str) -> bool:
     return _NEXT_CONTENT.search(text) is not None
 
 
-def _document_starts(text: str) -> list[int]:
-    """Offsets of every line that starts with a `---` marker."""
+def document_starts(text: str, limit: int | None = None) -> list[int]:
+    """Offsets of every line that starts with a `---` marker (the first `limit` of them)."""
     starts = []
     if text.startswith("---") and (len(text) == 3 or text[3] in _MARKER_ENDS):
         starts.append(0)
     position = text.find("\n---")
-    while position >= 0:
+    while position >= 0 and (limit is None or len(starts) < limit):
         after = position + 4
         if after == len(text) or text[after] in _MARKER_ENDS:
             starts.append(position + 1)
@@ -224,7 +224,7 @@ def segments(text: str, kinds: Collection[str]) -> list[Segment] | None:
     """The slices to parse, or None when the whole text should be parsed in one go."""
     if "\n%" in text or text.startswith("%") or not _plain_line_breaks(text):
         return None
-    starts = _document_starts(text)
+    starts = document_starts(text)
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     bounds = [*starts, len(text)]
