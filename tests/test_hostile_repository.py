@@ -45,6 +45,9 @@ REPOSITORY_CASES = {
     "repo-absent-dcd-v1alpha1.yaml": "absent",
     "repo-absent-pcs.yaml": "absent",
     "repo-absent-pcs-bare.yaml": "absent-dgd-only",
+    # 6, 7. reports: a lone surrogate, controls, bidi overrides and line breaks in names
+    "repo-surrogate-map-key.yaml": "report",
+    "repo-control-names.yaml": "report",
 }
 
 
@@ -433,3 +436,30 @@ def test_the_caps_can_be_set_on_the_command_line_and_in_the_config(repo: Path) -
     assert result.exit_code == 2, result.output
     assert "two.yaml:6:1: more than 2 YAML documents" in result.output
     assert invoke("--max-documents", "3", "lint", "two.yaml").exit_code == 0
+
+
+# --- 6, 7. reports never crash and never carry raw controls from the input ---------------
+
+RAW = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "sarif", "json"])
+@pytest.mark.parametrize("name", ["repo-surrogate-map-key.yaml", "repo-control-names.yaml"])
+def test_reports_escape_what_names_carry(tmp_path: Path, name: str, fmt: str) -> None:
+    # the file name itself carries a line break, a workflow command and an ESC
+    path = tmp_path / "x\n::error::forged\x1b[2J.yaml"
+    path.write_bytes((HOSTILE / name).read_bytes())
+    run = _cli("lint", str(path), "--checkpoint", SNAPSHOTS, "--format", fmt, cwd=tmp_path)
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    assert RAW.search(run.stdout) is None, run.stdout
+    if fmt in ("text", "github"):
+        lines = run.stdout.splitlines()
+        expected = 1 if name == "repo-surrogate-map-key.yaml" else 3  # one line per finding
+        assert len(lines) == expected, run.stdout
+        if fmt == "github":
+            assert all(re.match(r"::(error|warning) file=", line) for line in lines)
+    if name == "repo-surrogate-map-key.yaml":
+        assert "\\ud800" in run.stdout.replace("\\\\", "\\")
