@@ -48,6 +48,10 @@ REPOSITORY_CASES = {
     # 6, 7. reports: a lone surrogate, controls, bidi overrides and line breaks in names
     "repo-surrogate-map-key.yaml": "report",
     "repo-control-names.yaml": "report",
+    # 9. messages that must name the real problem
+    "repo-dgd-replicas-int32.yaml": "message",
+    "repo-dgd-name-number.yaml": "message",
+    "repo-dgd-kind-misspelt.yaml": "message",
 }
 
 
@@ -463,3 +467,63 @@ def test_reports_escape_what_names_carry(tmp_path: Path, name: str, fmt: str) ->
             assert all(re.match(r"::(error|warning) file=", line) for line in lines)
     if name == "repo-surrogate-map-key.yaml":
         assert "\\ud800" in run.stdout.replace("\\\\", "\\")
+
+
+# --- 9. messages that name the real problem ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # Go decodes replicas into an int32: 2^31 is refused as out of range, not negative
+        (
+            "repo-dgd-replicas-int32.yaml",
+            ":45:17: spec.components.2.replicas 2147483648 is out of range: the field is a"
+            " 32-bit integer (at most 2147483647)",
+        ),
+        # Kubernetes' ObjectMeta.Name is a string: 123 is a type error, not an empty name
+        ("repo-dgd-name-number.yaml", ":6:9: metadata.name must be a string, not the number 123"),
+        (
+            "repo-dgd-kind-misspelt.yaml",
+            ":4:7: kind 'DynamoGraphDeploymnet' is not DynamoGraphDeployment",
+        ),
+    ],
+)
+def test_render_messages_name_the_problem(name: str, expected: str) -> None:
+    path = str(HOSTILE / name)
+    result = invoke("--no-config", "render", path, "--checkpoint", SNAPSHOTS)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"dynamo-render: error: {path}{expected}"), result.output
+
+
+def _signed(repo: Path) -> Path:
+    snap = next((repo / "snapshots").glob("*.yaml"))
+    assert invoke("snapshot", "keygen", "--out", "k").exit_code == 0
+    assert invoke("snapshot", "sign", str(snap), "--key", "k.key").exit_code == 0
+    return snap
+
+
+def test_a_sig_with_crlf_line_endings_says_so(repo: Path) -> None:
+    snap = _signed(repo)
+    sig = Path(f"{snap}.sig")
+    sig.write_bytes(sig.read_bytes().replace(b"\n", b"\r\n"))
+    result = invoke("snapshot", "verify", str(snap), "--key", "k.pub")
+    assert result.exit_code == 1, result.output
+    assert "CR LF (Windows) line endings" in result.output
+    assert "unsupported version" not in result.output
+
+
+def test_a_sig_with_non_canonical_base64_is_refused(repo: Path) -> None:
+    import base64
+
+    snap = _signed(repo)
+    sig = Path(f"{snap}.sig")
+    head, encoded = sig.read_text().rstrip("\n").rsplit(": ", 1)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    last = encoded[-3]  # the character before `==`: 2 data bits, then 4 padding bits
+    changed = encoded[:-3] + alphabet[alphabet.index(last) ^ 1] + "=="
+    assert base64.b64decode(changed) == base64.b64decode(encoded)  # same signature bytes
+    sig.write_text(f"{head}: {changed}\n")
+    result = invoke("snapshot", "verify", str(snap), "--key", "k.pub")
+    assert result.exit_code == 1, result.output
+    assert "not the canonical base64" in result.output

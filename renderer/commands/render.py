@@ -64,6 +64,18 @@ def _load_inputs(args: RenderArgs) -> tuple[SourceObject, list[SourceObject]]:
 
     dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes)
     dgds = [o for o in dgd_objects if o.kind == "DynamoGraphDeployment"]
+    if not dgds and dgd_objects:
+        from renderer.errors import InputError
+
+        first = dgd_objects[0]  # a misspelt kind: say where, and what was meant
+        mark = first.mark(("kind",), key=False)
+        raise InputError(
+            f"kind {first.kind!r} is not DynamoGraphDeployment (expected exactly one"
+            f" DynamoGraphDeployment in {args.dgd_file})",
+            first.file,
+            mark.line,
+            mark.column,
+        )
     if len(dgds) != 1:
         found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
         raise UsageError(
