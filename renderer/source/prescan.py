@@ -18,13 +18,14 @@ that, the document is parsed. The argument, rule by rule:
 - A quoted scalar or flow collection is the only construct whose continuation lines may
   start at column 0 (block scalars and plain scalars end at a line less indented than
   their parent, which every column-0 line is). Such a construct can only open on a line
-  holding `"`, `'`, `[` or `{`; every such line must match `_SAFE_LINE`, a grammar of one
-  block-context line in which each quoted scalar and flow collection closes on the line
-  (its quantifiers are possessive, so it tokenizes as the parser does, and it gives up on
-  anything it does not model: tags, anchors, aliases, explicit keys, comments inside a
-  flow collection, quotes inside plain scalars in flow context). A line that is really
-  inside a block scalar or a plain scalar's continuation is checked too; that can only
-  make the scan parse more. So every column-0 line is a top-level key, seen as it is.
+  holding `"`, `'`, `[` or `{`; every such line must match the safe-line pattern
+  (`_patterns`), a grammar of one block-context line in which each quoted scalar and flow
+  collection closes on the line (its quantifiers are possessive, so it tokenizes as the
+  parser does, and it gives up on anything it does not model: tags, anchors, aliases,
+  explicit keys, comments inside a flow collection, quotes inside plain scalars in flow
+  context). A line that is really inside a block scalar or a plain scalar's continuation
+  is checked too; that can only make the scan parse more. So every column-0 line is a top-
+  level key, seen as it is.
 - Exactly one column-0 line is `kind: <Name>`, Name a plain identifier optionally
   followed by a comment, and the next content line starts at column 0 (no multi-line
   value). Name is neither in `kinds` nor `List`.
@@ -35,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 from renderer.source.text import count_breaks
@@ -72,14 +74,22 @@ _TRAIL = r"[ \t]*+(?:(?<![^ \t\n])#.*)?\r?"
 _FLAT = r"[^\[\]{}\"'#\r\n]*+"
 _INNER = rf"(?:\[{_FLAT}\]|\{{{_FLAT}\}})"
 _SIMPLE_FLOW = rf"(?:\[(?:{_FLAT}{_INNER})*+{_FLAT}\]|\{{(?:{_FLAT}{_INNER})*+{_FLAT}\}})"
-# A whole line; other flow collections are `_FLOW_START` + `_flow_end`.
-_SAFE_LINE = re.compile(rf"{_PREFIX}(?:{_QUOTED}|{_SIMPLE_FLOW}|{_PLAIN_B}|{_HEADER})?{_TRAIL}")
-_FLOW_START = re.compile(rf"{_PREFIX}(?=[\[{{])")
-_TRAIL_LINE = re.compile(_TRAIL)
-_FLOW_TOKEN = re.compile(
-    rf"[ \t]*+(?:(?P<open>[\[{{])|(?P<close>[\]}}])|(?P<comma>,)|(?P<colon>:)"
-    rf"|(?P<quoted>{_QUOTED})|(?P<plain>{_PLAIN_F}))"
-)
+# The safe line is `_PREFIX` + one node + `_TRAIL`; other flow collections: `_flow_end`.
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(safe line, flow start, trail, flow token), compiled on first use: a lint of
+    workload files alone never needs them, and compiling costs milliseconds of start-up."""
+    return (
+        re.compile(rf"{_PREFIX}(?:{_QUOTED}|{_SIMPLE_FLOW}|{_PLAIN_B}|{_HEADER})?{_TRAIL}"),
+        re.compile(rf"{_PREFIX}(?=[\[{{])"),
+        re.compile(_TRAIL),
+        re.compile(
+            rf"[ \t]*+(?:(?P<open>[\[{{])|(?P<close>[\]}}])|(?P<comma>,)|(?P<colon>:)"
+            rf"|(?P<quoted>{_QUOTED})|(?P<plain>{_PLAIN_F}))"
+        ),
+    )
 
 
 def _flow_end(text: str, pos: int, end: int) -> int | None:
@@ -88,11 +98,12 @@ def _flow_end(text: str, pos: int, end: int) -> int | None:
     A quoted scalar is accepted only where a node starts (after `[`, `{`, `,` or `:`),
     which is where the parser opens one too; anything unexpected gives None.
     """
+    flow_token = _patterns()[3]
     closers: list[str] = []
     node_may_start = True
     previous = ""
     while pos < end:
-        token = _FLOW_TOKEN.match(text, pos, end)
+        token = flow_token.match(text, pos, end)
         if token is None:
             return None
         pos = token.end()
@@ -123,13 +134,14 @@ def _flow_end(text: str, pos: int, end: int) -> int | None:
 
 def _line_closes(text: str, start: int, end: int) -> bool:
     """The line text[start:end] closes every quoted scalar and flow collection it opens."""
-    if _SAFE_LINE.fullmatch(text, start, end) is not None:
+    safe_line, flow_start, trail, _ = _patterns()
+    if safe_line.fullmatch(text, start, end) is not None:
         return True
-    prefix = _FLOW_START.match(text, start, end)
+    prefix = flow_start.match(text, start, end)
     if prefix is None:
         return False
     flow_end = _flow_end(text, prefix.end(), end)
-    return flow_end is not None and _TRAIL_LINE.fullmatch(text, flow_end, end) is not None
+    return flow_end is not None and trail.fullmatch(text, flow_end, end) is not None
 
 
 @dataclass(frozen=True)
