@@ -8,8 +8,8 @@ that, the document is parsed. The argument, rule by rule:
 
 - The text is split at `---` lines. A `---` at column 0 followed by a blank always starts
   a document (inside a quoted scalar or flow collection YAML refuses it; block and plain
-  scalars end there). Texts with directives (`%` lines) or with line breaks other than
-  LF and CR LF (YAML also breaks lines at CR, NEL, U+2028, U+2029) are never split.
+  scalars end there). Texts with directives (`%` lines) are never split. The scan reads
+  lines as the parser does: a lone CR, NEL, U+2028 and U+2029 break lines too.
 - The `---` line carries nothing but a comment, and the first content line is a plain
   key at column 0: the document is a block mapping at column 0.
 - Every line starting at column 0 is blank, a comment, a block sequence entry (`- `), or
@@ -65,8 +65,14 @@ _REST_F = r"[^\s:,\[\]{}#'\"]"
 _FIRST_F = r"(?:[^\s\-?:,\[\]{}#&*!|>'\"%@`]|[-?:](?=[^\s,\[\]{}'\"]))"
 _PLAIN_F = rf"(?>{_FIRST_F}(?:{_REST_F}|:(?=[^\s,\[\]{{}}'\"])|(?<=\S)#|[ \t]+(?={_REST_F}))*+)"
 _HEADER = r"[|>](?:[-+]?[1-9]?|[1-9][-+])"  # a block scalar header: its text starts below
+# an anchor or tag (its name holds no quote or flow indicator, so it cannot open either),
+# and an alias: none of them changes what a quote or bracket after it does
+_PROP = r"[&!][^\s,\[\]{}\"']*+[ \t]++"
+_PROPS = rf"(?:{_PROP})*+"
+_ALIAS = r"\*[^\s,\[\]{}\"']++"
 _PREFIX = (  # indentation, `- ` entries, and a `key:` with its blank
-    rf" *+(?:-(?=[ \t]|\r?$)[ \t]*+)*+(?:(?:{_QUOTED}|{_PLAIN_B})[ \t]*+:(?=[ \t]|\r?$)[ \t]*+)?"
+    rf" *+(?:-(?=[ \t]|\r?$)[ \t]*+)*+{_PROPS}"
+    rf"(?:(?:{_QUOTED}|{_PLAIN_B})[ \t]*+:(?=[ \t]|\r?$)[ \t]*+{_PROPS})?"
 )
 _TRAIL = r"[ \t]*+(?:(?<![^ \t\n])#.*)?\r?"
 # The common flow collection, fast: two levels at most, no quote and no `#` (so nothing in
@@ -82,12 +88,14 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
     """(safe line, flow start, trail, flow token), compiled on first use: a lint of
     workload files alone never needs them, and compiling costs milliseconds of start-up."""
     return (
-        re.compile(rf"{_PREFIX}(?:{_QUOTED}|{_SIMPLE_FLOW}|{_PLAIN_B}|{_HEADER})?{_TRAIL}"),
+        re.compile(
+            rf"{_PREFIX}(?:{_QUOTED}|{_SIMPLE_FLOW}|{_PLAIN_B}|{_ALIAS}|{_HEADER})?{_TRAIL}"
+        ),
         re.compile(rf"{_PREFIX}(?=[\[{{])"),
         re.compile(_TRAIL),
         re.compile(
             rf"[ \t]*+(?:(?P<open>[\[{{])|(?P<close>[\]}}])|(?P<comma>,)|(?P<colon>:)"
-            rf"|(?P<quoted>{_QUOTED})|(?P<plain>{_PLAIN_F}))"
+            rf"|(?P<quoted>{_QUOTED})|(?P<plain>{_PLAIN_F}|{_ALIAS})|(?P<props>{_PROP}))"
         ),
     )
 
@@ -124,6 +132,9 @@ def _flow_end(text: str, pos: int, end: int) -> int | None:
             if previous not in ("quoted", "close") and pos < end and text[pos] not in " \t,]}":
                 return None
             node_may_start = True
+        elif kind == "props":
+            if not node_may_start:
+                return None
         elif not node_may_start:
             return None  # a scalar right after another one: not modelled
         else:
@@ -225,18 +236,22 @@ def _skippable(text: str, kinds: Collection[str]) -> bool:
     return _lines_close(text, body_start)
 
 
-def _plain_line_breaks(text: str) -> bool:
-    """Only LF and CR LF break lines (the scan splits at LF alone)."""
-    if "\x85" in text or "\u2028" in text or "\u2029" in text:
-        return False
-    return "\r" not in text or text.count("\r") == text.count("\r\n")
+def _lf_only(text: str) -> str:
+    """`text` with every line break the parser knows but LF and CR LF (a lone CR, NEL,
+    U+2028, U+2029) made an LF: the same length, so offsets stay, and the same lines as
+    the parser sees them, for a scan that splits lines at LF."""
+    rare = "\x85" in text or "\u2028" in text or "\u2029" in text
+    if not rare and ("\r" not in text or text.count("\r") == text.count("\r\n")):
+        return text
+    return re.sub("\r(?!\n)|[\x85\u2028\u2029]", "\n", text)
 
 
 def segments(text: str, kinds: Collection[str]) -> list[Segment] | None:
     """The slices to parse, or None when the whole text should be parsed in one go."""
-    if "\n%" in text or text.startswith("%") or not _plain_line_breaks(text):
+    scan = _lf_only(text)  # decisions on this; the segments are slices of `text`
+    if "\n%" in scan or scan.startswith("%"):
         return None
-    starts = document_starts(text)
+    starts = document_starts(scan)
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     bounds = [*starts, len(text)]
@@ -245,7 +260,7 @@ def segments(text: str, kinds: Collection[str]) -> list[Segment] | None:
     line = 0
     run: tuple[int, int, int] | None = None  # (char start, line, doc index) of a parse run
     for number, (start, end) in enumerate(pairwise(bounds)):
-        piece = text[start:end]
+        piece = scan[start:end]
         is_doc = piece.startswith("---") or (number == 0 and _has_content(piece))
         if is_doc and _skippable(piece, kinds):
             if run is not None:
@@ -255,7 +270,7 @@ def segments(text: str, kinds: Collection[str]) -> list[Segment] | None:
             run = (start, line, doc_index)
         if is_doc:
             doc_index += 1
-        line += count_breaks(piece)
+        line += count_breaks(text[start:end])
     if run is not None:
         result.append(Segment(text[run[0] :], run[1], run[0], run[2]))
     return result
