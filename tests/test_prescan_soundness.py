@@ -4,7 +4,8 @@ Documents are generated from fragments in every spelling that can set a top-leve
 (`kind : X`, `!!str kind:`, quoted and explicit keys, aliases `*k :`, merge keys, flow
 mappings, values spread over lines) and decoy `kind: ConfigMap` lines at column 0 hidden
 inside multi-line quoted scalars, flow collections and block scalars, with comments,
-directives, document end markers, byte order marks, tabs and CR LF line breaks. For each
+directives, document end markers, byte order marks, tabs, anchors and aliases, and CR LF,
+CR, NEL and U+2028/9 line breaks. For each
 stream, every document the pre-scan drops is parsed on its own by the real reader: it must
 fail or be something other than a kept kind. When the whole stream reads, reading it with
 the pre-scan must give exactly the kept objects of a full read.
@@ -65,6 +66,14 @@ DECOYS = [
     'note: [it\'s, "x\nkind: ConfigMap\n"]',
     'note: {"a":"b\nkind: ConfigMap\n"}',
     "note: x # [\nkind: ConfigMap",
+    # line breaks other than LF: the parser breaks lines at CR, NEL, U+2028 and U+2029
+    'note: "a\x85kind: ConfigMap\nb"',
+    "# c\u2028kind: ConfigMap",
+    "# c\x85kind: ConfigMap",
+    "note: x\rkind: ConfigMap",
+    "note: [a,\u2029kind: ConfigMap\n]",
+    'note: &n ["a",\nkind: ConfigMap\n]',
+    'note: !t "a\nkind: ConfigMap\nb"',
 ]
 
 FILLER = [
@@ -81,6 +90,9 @@ FILLER = [
     "%YAML 1.1",
     "...",
     "text: >-\n  folded\n  lines",
+    'anchored: &a [1, "x", *b]',
+    "aliased: *a",
+    "tagged: !!str 'x'",
 ]
 
 SEPARATORS = ["---\n", "--- # c\n", "---\t\n", "--- \n"]
