@@ -155,6 +155,24 @@ def _line_closes(text: str, start: int, end: int) -> bool:
     return flow_end is not None and trail.fullmatch(text, flow_end, end) is not None
 
 
+# Verdicts on short lines seen before: GitOps files repeat many (`value: "true"`).
+_VERDICTS: dict[str, bool] = {}
+_MAX_VERDICTS = 4096
+_MAX_REMEMBERED_LINE = 200
+
+
+def _closes(text: str, start: int, end: int) -> bool:
+    if end - start > _MAX_REMEMBERED_LINE:
+        return _line_closes(text, start, end)
+    line = text[start:end]
+    verdict = _VERDICTS.get(line)
+    if verdict is None:
+        verdict = _line_closes(line, 0, len(line))
+        if len(_VERDICTS) < _MAX_VERDICTS:
+            _VERDICTS[line] = verdict
+    return verdict
+
+
 @dataclass(frozen=True)
 class Segment:
     """A slice of the file holding whole documents, with where it starts."""
@@ -194,7 +212,7 @@ def _lines_close(text: str, start: int) -> bool:
             if line_end < 0:
                 line_end = len(text)
             if line_start not in checked:
-                if not _line_closes(text, line_start, line_end):
+                if not _closes(text, line_start, line_end):
                     return False
                 checked.add(line_start)
             found = text.find(opener, line_end)
