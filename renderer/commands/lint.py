@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import click
@@ -37,6 +38,8 @@ class LintArgs:
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
     namespace: str | None = None  # --dgd without metadata.namespace: render it here
+    # --fix writes only inside these (resolved) folders or files; empty: the working directory
+    write_roots: Sequence[str] = ()
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -124,8 +127,12 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
     result = lint_objects(objects, checkpoints, options)
     if args.fix and any(f.fixable for f in result.findings):
+        from renderer.commands.writeroot import real, require_inside
         from renderer.fix import fix_findings
 
+        roots = list(args.write_roots) or [real(str(Path.cwd()))]
+        for file in sorted({f.file for f in result.findings if f.fixable}):
+            require_inside(file, roots)  # before any file is rewritten: all or nothing
         report = fix_findings(objects, result.findings, max_bytes=args.max_bytes)
         if report.changed_files:
             # lint again what is now on disk, so the report shows what is left
@@ -278,9 +285,14 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         return
     if not paths:
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
+    from click.core import ParameterSource
+
+    from renderer.commands.writeroot import roots_for
     from renderer.model.namespace import check_namespace
 
+    named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
     args = LintArgs(
+        write_roots=roots_for(ctx, paths if named else ()) if fix else (),
         paths=paths,
         checkpoints=checkpoints,
         dgd=dgd,
