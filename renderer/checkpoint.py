@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
+from renderer.constants import CHECKPOINT_KIND
 from renderer.errors import InputError
 from renderer.keys import (
     AUTO_MARKER_KEY,
@@ -22,7 +23,6 @@ from renderer.keys import (
 )
 from renderer.source.model import Path, SourceObject
 
-CHECKPOINT_KIND = "DynamoCheckpoint"
 CHECKPOINT_GROUP = "nvidia.com"
 READY_PHASE = "Ready"
 

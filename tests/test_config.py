@@ -259,7 +259,8 @@ def test_lint_of_the_whole_repository_skips_the_config_file(
 
 
 def test_config_choices_are_the_commands_choices() -> None:
-    from renderer.config import LINT_FORMATS, TARGETS
+    from renderer.config import LINT_FORMATS
+    from renderer.constants import TARGETS
     from renderer.report import FORMATS
 
     assert sorted(LINT_FORMATS) == sorted(FORMATS)

@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from renderer.commands.options import max_bytes_option
+from renderer.constants import CHECKPOINT_KIND, EXIT_FINDINGS, EXIT_OK
 from renderer.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from renderer.binding import BoundCheckpoint
-
-EXIT_MISMATCH = 1
-CHECKPOINT_KIND = "DynamoCheckpoint"
 
 EPILOG = """\
 Examples:
@@ -125,14 +124,14 @@ def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
     warnings = [w for b in bound for w in b.warnings]
     if args.verify is None:
         text = format_json(bound) if args.as_json else format_lines(bound)
-        return 0, text, warnings
+        return EXIT_OK, text, warnings
     target = _verify_target(args.verify, bound)
     label = f"{target.checkpoint.namespace}/{target.checkpoint.name}"
     reason = verify_binding(args.verify, target)
     if reason is None:
-        return 0, f"{label}: binding matches\n", warnings
+        return EXIT_OK, f"{label}: binding matches\n", warnings
     return (
-        EXIT_MISMATCH,
+        EXIT_FINDINGS,
         f"{label}: binding does not match: {reason} (computed {target.value})\n",
         warnings,
     )
@@ -157,13 +156,7 @@ def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
     help="Check BINDING against the snapshot's checkpoint (the only one, or the one with"
     " BINDING's UID): exit 0 match, 1 mismatch with the reason. Not with --json.",
 )
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    show_default=True,
-    help="Refuse snapshot files larger than this.",
-)
+@max_bytes_option("Refuse snapshot files larger than this.")
 @click.pass_context
 def command(
     ctx: click.Context,

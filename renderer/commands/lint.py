@@ -14,15 +14,19 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
+from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
+from renderer.constants import (
+    CHECKPOINT_KIND,
+    DEFAULT_MAX_BYTES,
+    DGD_KIND,
+    EXIT_FINDINGS,
+    EXIT_OK,
+)
 from renderer.errors import UsageError
 from renderer.report import FORMATS
 
 if TYPE_CHECKING:
     from renderer.source.model import SourceObject
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -71,9 +75,7 @@ def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> Source
     from renderer.model.namespace import with_namespace
     from renderer.source import load_paths
 
-    objects = [
-        o for o in load_paths([path], max_bytes=max_bytes) if o.kind == "DynamoGraphDeployment"
-    ]
+    objects = [o for o in load_paths([path], max_bytes=max_bytes) if o.kind == DGD_KIND]
     if len(objects) != 1:
         raise UsageError(
             f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
@@ -100,7 +102,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         skipped=skipped,
     )
     checkpoints = (
-        load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
+        load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={CHECKPOINT_KIND})
         if args.checkpoints
         else []
     )
@@ -213,28 +215,12 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     is_flag=True,
     help="Warnings (unverifiable bindings, snapshot warnings) count as errors and fail too.",
 )
-@click.option(
-    "--trusted-key",
-    "trusted_keys",
-    multiple=True,
-    metavar="KEY",
-    help="Use only snapshots signed by this Ed25519 public key (repeatable).",
+@trusted_key_option("Use only snapshots signed by this Ed25519 public key (repeatable).")
+@crd_option(
+    "Rule schema: check against this CustomResourceDefinition (the installed"
+    " operator's) instead of the bundled schemas (repeatable)."
 )
-@click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    metavar="FILE",
-    help="Rule schema: check against this CustomResourceDefinition (the installed"
-    " operator's) instead of the bundled schemas (repeatable).",
-)
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Refuse input files larger than this.",
-)
+@max_bytes_option()
 @click.option("--list-rules", is_flag=True, help="List the rules and exit.")
 @click.option("--explain", metavar="RULE", help="Print a rule's documentation and exit.")
 @click.pass_context

@@ -15,16 +15,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from renderer.atomic import write_file
+from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
+from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
     from renderer.source.model import SourceObject
 
 Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
-
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
-EXIT_OK = 0
-EXIT_CHANGED = 1  # --check: the output directory is not up to date
 
 
 @dataclass(frozen=True)
@@ -33,7 +31,7 @@ class RenderArgs:
 
     dgd_file: str
     checkpoints: tuple[str, ...] = ()
-    target: str | None = None
+    target: Target | None = None
     output_dir: str | None = None
     check: bool = False
     trusted_keys: tuple[str, ...] = ()
@@ -66,7 +64,7 @@ def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObjec
     dgds = [
         with_namespace(o, args.namespace, args.namespace_option)
         for o in dgd_objects
-        if o.kind == "DynamoGraphDeployment"
+        if o.kind == DGD_KIND
     ]
     if not dgds:
         found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
@@ -224,7 +222,7 @@ def execute(args: RenderArgs) -> Outcome:
     changed = [(path, content) for path, content, is_changed in planned if is_changed]
     if args.check:
         listing = "".join(f"would write {path}\n" for path, _ in changed)
-        return Outcome(EXIT_CHANGED if changed else EXIT_OK, listing, warnings)
+        return Outcome(EXIT_FINDINGS if changed else EXIT_OK, listing, warnings)
     return Outcome(EXIT_OK, "", warnings, changed)
 
 
@@ -300,7 +298,7 @@ input error (nothing is printed or written).
 )
 @click.option(
     "--target",
-    type=click.Choice(["dcd", "grove"]),
+    type=click.Choice(TARGETS),
     default=None,
     help="dcd: one DynamoComponentDeployment per component; grove: one PodCliqueSet.",
 )
@@ -317,35 +315,21 @@ input error (nothing is printed or written).
     help="With -o DIR, or without DGD_FILE: write nothing; list the files that would change"
     " and exit 1 if there are any.",
 )
-@click.option(
-    "--trusted-key",
-    "trusted_keys",
-    multiple=True,
-    metavar="KEY",
-    help="Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one.",
+@trusted_key_option(
+    "Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one."
 )
-@click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    metavar="FILE",
-    help="Validate inputs and outputs against this CustomResourceDefinition (the installed"
-    " operator's) instead of the bundled schemas (repeatable).",
+@crd_option(
+    "Validate inputs and outputs against this CustomResourceDefinition (the installed"
+    " operator's) instead of the bundled schemas (repeatable)."
 )
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Refuse input files larger than this.",
-)
+@max_bytes_option()
 @click.pass_context
 def command(  # noqa: PLR0917  (click passes one argument per option)
     ctx: click.Context,
     dgd_file: str | None,
     checkpoints: tuple[str, ...],
     namespace: str | None,
-    target: str | None,
+    target: Target | None,
     output_dir: str | None,
     check: bool,
     trusted_keys: tuple[str, ...],

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import click
 
+from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError
 
-EXIT_OK = 0
-EXIT_CHANGED = 1
 UPDATE_HINT = "run `dynamo-render render` to update them, then commit the result"
 
 
@@ -68,7 +67,7 @@ def run_configured(
         click.echo(listing, nl=False)
         if any(outcome.exit_code for outcome in outcomes):
             click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", err=True)
-            return EXIT_CHANGED
+            return EXIT_FINDINGS
         return EXIT_OK
     for outcome in outcomes:
         for path, content in outcome.files:

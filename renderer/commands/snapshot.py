@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 
 from renderer.atomic import write_file
+from renderer.commands.options import max_bytes_option
+from renderer.constants import EXIT_FINDINGS
 from renderer.errors import UsageError
-
-EXIT_INVALID = 1
 
 
 def _load_snapshot(path: str, max_bytes: int) -> bytes:
@@ -32,13 +32,7 @@ def _load_snapshot(path: str, max_bytes: int) -> bytes:
     return signed_message(load_paths([path], max_bytes=max_bytes))
 
 
-_MAX_BYTES = click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    show_default=True,
-    help="Refuse snapshot files larger than this.",
-)
+_MAX_BYTES = max_bytes_option("Refuse snapshot files larger than this.")
 
 
 GROUP_EPILOG = """\
@@ -157,4 +151,4 @@ def verify(
             failed = True
             click.echo(f"dynamo-render: {failure.message}", err=True)
     if failed:
-        ctx.exit(EXIT_INVALID)
+        ctx.exit(EXIT_FINDINGS)

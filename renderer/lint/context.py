@@ -34,8 +34,6 @@ from renderer.source.model import SourceObject
 if TYPE_CHECKING:
     from renderer.binding import Binding, BoundCheckpoint
 
-CHECKPOINT_KIND = "DynamoCheckpoint"
-
 
 @dataclass
 class Snapshot:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
 from renderer.source.model import SourceObject
@@ -16,7 +17,7 @@ from renderer.source.model import SourceObject
 if TYPE_CHECKING:
     from renderer.trust import TrustedKey
 
-LINT_KINDS = frozenset({"DynamoComponentDeployment", "PodCliqueSet", "DynamoCheckpoint"})
+LINT_KINDS = frozenset({DCD_KIND, PCS_KIND, CHECKPOINT_KIND})
 
 
 @dataclass(frozen=True)

@@ -25,14 +25,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from renderer.constants import DCD_KIND, PCS_KIND
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding
+from renderer.lint.finding import ERROR, Finding, Severity
 from renderer.source.model import Path
 
 ID = "schema"
-SEVERITY = ERROR
-CHECKED_KINDS = frozenset({"DynamoComponentDeployment", "PodCliqueSet"})
+SEVERITY: Severity = ERROR
+CHECKED_KINDS = frozenset({DCD_KIND, PCS_KIND})
 # LintContext.memo key holding `--crd` schemas ((apiVersion, kind) -> schema), when given.
 EXTRA_SCHEMAS_MEMO = "schema.extra"
 HINT = "fix the value (or re-render the manifest with `dynamo-render render`)"
