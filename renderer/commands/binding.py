@@ -55,7 +55,7 @@ class BindingArgs:
 def bind_snapshots(paths: Sequence[str], *, max_bytes: int) -> list[BoundCheckpoint]:
     """Every DynamoCheckpoint in `paths`, bound; InputError when there is none."""
     from renderer.binding import bind
-    from renderer.checkpoint import is_checkpoint
+    from renderer.binding.checkpoint import is_checkpoint
     from renderer.source import load_paths
 
     # Every document is parsed, not only checkpoints: a snapshot file with a malformed or

@@ -159,7 +159,7 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
 
 
 def _unused_snapshots(checkpoints: list[SourceObject], used: set[int]) -> list[str]:
-    from renderer.checkpoint import is_checkpoint
+    from renderer.binding.checkpoint import is_checkpoint
 
     return [
         f"{c.where(('metadata', 'name'))}: checkpoint {c.namespace}/{c.name} matches no"

@@ -83,18 +83,14 @@ def build_context(
         reasons = check_trust_by_file([s.obj for s in snapshots], options.trusted_keys)
         for snap in snapshots:
             snap.untrusted = reasons.get(snap.obj.file)
-    ctx = LintContext(
+    return LintContext(
         objects=linted,
         snapshots=snapshots,
         strict=options.strict,
         trust_checked=trust_checked,
         dgd=options.dgd,
+        schemas=options.schemas or None,
     )
-    if options.schemas:
-        from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
-
-        ctx.memo[EXTRA_SCHEMAS_MEMO] = options.schemas
-    return ctx
 
 
 def run_rules(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:

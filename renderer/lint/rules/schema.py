@@ -22,7 +22,7 @@ Fixed:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from renderer.constants import DCD_KIND, PCS_KIND
@@ -34,8 +34,6 @@ from renderer.source.model import Path
 ID = "schema"
 SEVERITY: Severity = ERROR
 CHECKED_KINDS = frozenset({DCD_KIND, PCS_KIND})
-# LintContext.memo key holding `--crd` schemas ((apiVersion, kind) -> schema), when given.
-EXTRA_SCHEMAS_MEMO = "schema.extra"
 HINT = "fix the value (or re-render the manifest with `dynamo-render render`)"
 
 
@@ -67,7 +65,7 @@ def _left_to_binding_malformed(ctx: LintContext, data: Any, path: Path) -> bool:
 def check(ctx: LintContext) -> Iterator[Finding]:
     from renderer.schema import validate
 
-    extra: Mapping[tuple[str, str], dict[str, Any]] | None = ctx.memo.get(EXTRA_SCHEMAS_MEMO)
+    extra = ctx.schemas
     for obj in ctx.objects:
         if obj.kind not in CHECKED_KINDS:
             continue
