@@ -8,7 +8,7 @@ import pytest
 from render_support import EXAMPLES, REPO, expected_binding
 from syrupy.assertion import SnapshotAssertion
 
-from renderer.commands.render import RenderArgs, execute
+from renderer.commands.render import RenderArgs, plan
 from renderer.constants import TARGETS, Target
 from renderer.keys import BINDING_KEY
 from renderer.source import load_paths
@@ -24,7 +24,7 @@ def _fresh(example: str, target: Target, monkeypatch: pytest.MonkeyPatch) -> str
     # The README regenerates from the repository root; paths as given end up in `# Source:`.
     monkeypatch.chdir(REPO)
     args = RenderArgs(f"examples/{example}/dgd.yaml", ("examples/snapshots",), target=target)
-    return execute(args).stdout
+    return plan(args).stdout
 
 
 @pytest.mark.parametrize(("example", "target"), CASES)

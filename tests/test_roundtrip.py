@@ -41,7 +41,7 @@ from renderer.cli import main
 from renderer.commands.lint import LintArgs
 from renderer.commands.lint import execute as lint_execute
 from renderer.commands.render import RenderArgs
-from renderer.commands.render import execute as render_execute
+from renderer.commands.render import plan as render_plan
 from renderer.constants import TARGETS, Target
 from renderer.errors import DynamoRenderError
 
@@ -354,7 +354,7 @@ class Run:
         """Rendered files by name, or None when render refuses the input (exit 2)."""
         out = self.root / target
         try:
-            outcome = render_execute(
+            outcome = render_plan(
                 RenderArgs(
                     dgd_file=self.dgd,
                     checkpoints=(self.snapshots,),

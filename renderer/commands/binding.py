@@ -7,9 +7,10 @@ bound before anything is printed, so a bad one means exit 2 and no partial outpu
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -116,25 +117,32 @@ def _verify_target(value: str, bound: Sequence[BoundCheckpoint]) -> BoundCheckpo
     )
 
 
-def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
-    """(exit code, stdout text, warnings) for the parsed arguments."""
+def _report(args: BindingArgs, bound: Sequence[BoundCheckpoint]) -> tuple[int, str]:
+    """(exit code, stdout text) for the bound snapshots."""
     from renderer.binding import verify_binding
 
-    bound = bind_snapshots(args.snapshots, max_bytes=args.max_bytes)
-    warnings = [w for b in bound for w in b.warnings]
     if args.verify is None:
-        text = format_json(bound) if args.as_json else format_lines(bound)
-        return EXIT_OK, text, warnings
+        return EXIT_OK, format_json(bound) if args.as_json else format_lines(bound)
     target = _verify_target(args.verify, bound)
     label = f"{target.checkpoint.namespace}/{target.checkpoint.name}"
     reason = verify_binding(args.verify, target)
     if reason is None:
-        return EXIT_OK, f"{label}: binding matches\n", warnings
-    return (
-        EXIT_FINDINGS,
-        f"{label}: binding does not match: {reason} (computed {target.value})\n",
-        warnings,
-    )
+        return EXIT_OK, f"{label}: binding matches\n"
+    return EXIT_FINDINGS, f"{label}: binding does not match: {reason} (computed {target.value})\n"
+
+
+def execute(args: BindingArgs, out: TextIO, err: TextIO) -> int:
+    """Bind (and verify) as the command line would, print; returns the exit code.
+
+    Everything is computed before anything is printed: a bad snapshot is exit 2 alone."""
+    if args.as_json and args.verify is not None:
+        raise UsageError("--json and --verify cannot be combined")
+    bound = bind_snapshots(args.snapshots, max_bytes=args.max_bytes)
+    code, text = _report(args, bound)
+    for warning in (w for b in bound for w in b.warnings):
+        err.write(f"dynamo-render: warning: {warning}\n")
+    out.write(text)
+    return code
 
 
 @click.command(
@@ -169,11 +177,6 @@ def command(
     (files, directories of *.yaml/*.yml, or - for stdin), computed exactly as the operator
     computes it from the checkpoint `kubectl get dynamocheckpoint -o yaml` prints.
     """
-    if as_json and verify is not None:
-        raise UsageError("--json and --verify cannot be combined")
-    code, text, warnings = execute(BindingArgs(snapshots, as_json, verify, max_bytes))
-    for warning in warnings:
-        click.echo(f"dynamo-render: warning: {warning}", err=True)
-    click.echo(text, nl=False)
+    code = execute(BindingArgs(snapshots, as_json, verify, max_bytes), sys.stdout, sys.stderr)
     if code:
         ctx.exit(code)

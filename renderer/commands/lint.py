@@ -1,6 +1,7 @@
 """`dynamo-render lint`: find wrong binding copies in committed manifests, and fix them.
 
-The click command only parses options into `LintArgs`; `execute(args)` does the work and
+The click command only parses options into `LintArgs`; `execute(args, out, err)` runs
+`renderer.lint.run.run_lint` (load, lint, fix, lint again) and prints its outcome, and
 returns the exit code (0 clean, 1 errors or files fixed, 2 usage/input via exceptions).
 """
 
@@ -8,39 +9,23 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.constants import (
-    CHECKPOINT_KIND,
-    DEFAULT_MAX_BYTES,
-    DGD_KIND,
-    EXIT_FINDINGS,
-    EXIT_OK,
-)
+from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError
+from renderer.lint.run import LintRequest
 from renderer.report import FORMATS
-
-if TYPE_CHECKING:
-    from renderer.source.model import SourceObject
 
 
 @dataclass(frozen=True)
-class LintArgs:
-    paths: Sequence[str]
-    checkpoints: Sequence[str] = ()
-    dgd: str | None = None
+class LintArgs(LintRequest):
+    """The library request plus how to print it."""
+
     format: str | None = None  # None: github under GitHub Actions, else text
-    fix: bool = False
-    strict: bool = False
-    trusted_keys: Sequence[str] = ()
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
-    namespace: str | None = None  # --dgd without metadata.namespace: render it here
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -71,78 +56,14 @@ def rule_explanation(rule_id: str) -> str:
     return f"{rule.id} ({rule.severity})\n\n{rule.doc}\n"
 
 
-def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
-    from renderer.model.namespace import with_namespace
-    from renderer.source import load_paths
-
-    objects = [o for o in load_paths([path], max_bytes=max_bytes) if o.kind == DGD_KIND]
-    if len(objects) != 1:
-        raise UsageError(
-            f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
-        )
-    return with_namespace(objects[0], namespace)
-
-
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
-    """Run lint as the command line would; returns the exit code."""
-    from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
+    """Run lint as the command line would, print the report; returns the exit code."""
+    from renderer.lint.run import run_lint
     from renderer.report import get_format
-    from renderer.source import load_paths
 
     fmt = args.format or default_format()
-    if args.fix and "-" in args.paths:
-        raise UsageError("--fix cannot rewrite stdin; pass file paths")
-    skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
-    objects = load_paths(
-        args.paths,
-        max_bytes=args.max_bytes,
-        kinds=LINT_KINDS,
-        spans=args.fix,
-        allow_empty=True,
-        skipped=skipped,
-    )
-    checkpoints = (
-        load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={CHECKPOINT_KIND})
-        if args.checkpoints
-        else []
-    )
-    keys = None
-    if args.trusted_keys:
-        from renderer.trust import load_trusted_keys
-
-        keys = load_trusted_keys(args.trusted_keys)
-    if args.namespace is not None and not args.dgd:
-        raise UsageError("-n/--namespace is the namespace of the --dgd DGD: give --dgd too")
-    dgd = _load_dgd(args.dgd, args.max_bytes, args.namespace) if args.dgd else None
-    schemas = None
-    if args.crds:
-        from renderer.schema import load_crd_schemas
-
-        schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
-    if dgd is not None:
-        from renderer.schema.fields import check_fields
-
-        check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
-    options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
-    result = lint_objects(objects, checkpoints, options)
-    if args.fix and any(f.fixable for f in result.findings):
-        from renderer.fix import fix_findings
-
-        report = fix_findings(objects, result.findings, max_bytes=args.max_bytes)
-        if report.changed_files:
-            # lint again what is now on disk, so the report shows what is left
-            objects = load_paths(
-                args.paths,
-                max_bytes=args.max_bytes,
-                kinds=LINT_KINDS,
-                allow_empty=True,
-                skipped=[],
-            )
-            result = lint_objects(objects, checkpoints, options)
-        result.fixed = report.fixed
-        result.changed_files = report.changed_files
-        result.unfixed = report.failures
-    result.skipped = skipped
+    outcome = run_lint(args)
+    result = outcome.result
     out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
     for failure in result.unfixed:
         err.write(f"dynamo-render lint: not fixed: {failure}\n")
@@ -150,9 +71,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         from renderer.report.text import summary_line
 
         err.write(summary_line(result) + "\n")
-    if result.changed_files or result.errors or (args.strict and result.warnings):
-        return EXIT_FINDINGS
-    return EXIT_OK
+    return EXIT_FINDINGS if outcome.failed else EXIT_OK
 
 
 EPILOG = """\

@@ -1,16 +1,18 @@
 """`dynamo-render render`: a DGD plus captured checkpoints to DCD or Grove manifests.
 
-The click command only parses options into `RenderArgs`; `execute(args)` does the work
-and returns an `Outcome` (exit code, stdout text, warnings, files to write), so the
-behaviour is testable without click. Files are written last, atomically, and only
-when their bytes change.
+The click command only parses options into `RenderArgs`; `plan(args)` does the work and
+returns an `Outcome` (exit code, stdout text, warnings, files to write), so the behaviour
+is testable without click; `apply` performs it and `execute(args, out, err)` does both and
+returns the exit code, as every command's `execute` does. Files are written last,
+atomically, and only when their bytes change.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -20,6 +22,7 @@ from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, EXIT_FINDINGS, EXIT_
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
+    from renderer.config import RenderJob
     from renderer.source.model import SourceObject
 
 Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
@@ -40,6 +43,16 @@ class RenderArgs:
     source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
     namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
     namespace_option: str = "-n/--namespace"  # how messages name where it came from
+
+
+@dataclass(frozen=True)
+class ConfiguredArgs:
+    """Without DGD_FILE: the options that apply to every `render:` entry of the config."""
+
+    check: bool = False
+    trusted_keys: tuple[str, ...] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: tuple[str, ...] = ()
 
 
 @dataclass
@@ -203,7 +216,7 @@ def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str,
     return planned
 
 
-def execute(args: RenderArgs) -> Outcome:
+def plan(args: RenderArgs) -> Outcome:
     """Run the command's logic; raises DynamoRenderError (exit 2) on any bad input."""
     if args.check and args.output_dir is None:
         raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
@@ -226,10 +239,12 @@ def execute(args: RenderArgs) -> Outcome:
     return Outcome(EXIT_OK, "", warnings, changed)
 
 
-def apply(outcome: Outcome, output_dir: str | None) -> None:
-    """Perform an outcome's side effects: warnings, files, stdout."""
+def apply(
+    outcome: Outcome, output_dir: str | None, out: TextIO | None = None, err: TextIO | None = None
+) -> None:
+    """Perform an outcome's side effects: warnings, files, stdout (None: the process's)."""
     for warning in outcome.warnings:
-        click.echo(f"dynamo-render: warning: {warning}", err=True)
+        click.echo(f"dynamo-render: warning: {warning}", file=err, err=True)
     if outcome.files and output_dir is not None:
         try:
             Path(output_dir).mkdir(parents=True, exist_ok=True)
@@ -238,9 +253,50 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
         for path, content in outcome.files:
             write_file(path, content)
             # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
-            click.echo(f"wrote {path}")
+            click.echo(f"wrote {path}", file=out)
     if outcome.stdout:
-        click.echo(outcome.stdout, nl=False)
+        click.echo(outcome.stdout, file=out, nl=False)
+
+
+def execute(args: RenderArgs, out: TextIO, err: TextIO) -> int:
+    """Render as the command line would: plan, write and print; returns the exit code."""
+    outcome = plan(args)
+    apply(outcome, args.output_dir, out, err)
+    return outcome.exit_code
+
+
+def execute_configured(
+    jobs: list[RenderJob], shared: ConfiguredArgs, out: TextIO, err: TextIO
+) -> int:
+    """Every `render:` entry of the config, with the options given for all of them.
+
+    Every entry is rendered before any file is written, so one bad entry means no output
+    at all; then each is applied as `execute` applies one."""
+    from renderer.commands.render_config import UPDATE_HINT
+
+    runs = [
+        RenderArgs(
+            job.dgd,
+            job.checkpoints,
+            job.target,
+            job.output,
+            shared.check,
+            shared.trusted_keys,
+            shared.max_bytes,
+            shared.crds,
+            source_name=job.source,
+            namespace=job.namespace,
+            namespace_option=f"namespace: of the entry at {job.where}",
+        )
+        for job in jobs
+    ]
+    outcomes = [plan(args) for args in runs]
+    for args, outcome in zip(runs, outcomes, strict=True):
+        apply(outcome, args.output_dir, out, err)
+    if shared.check and any(outcome.exit_code for outcome in outcomes):
+        click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", file=err)
+        return EXIT_FINDINGS
+    return EXIT_OK
 
 
 EPILOG = """\
@@ -357,7 +413,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     pinned operator's, or the --crd one) is exit 2 at its key, as kubectl apply refuses it.
     """
     if dgd_file is None:
-        from renderer.commands.render_config import run_configured
+        from renderer.commands.render_config import configured_jobs
 
         given = [
             name
@@ -369,15 +425,9 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             )
             if value
         ]
-        code = run_configured(
-            ctx,
-            check=check,
-            per_dgd_options=given,
-            trusted_keys=trusted_keys,
-            max_bytes=max_bytes,
-            crds=crds,
-        )
-        ctx.exit(code)
+        shared = ConfiguredArgs(check, trusted_keys, max_bytes, crds)
+        jobs = configured_jobs(ctx, given)
+        ctx.exit(execute_configured(jobs, shared, sys.stdout, sys.stderr))
     from renderer.model.namespace import check_namespace
 
     args = RenderArgs(
@@ -391,7 +441,6 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
         crds,
         namespace=None if namespace is None else check_namespace(namespace),
     )
-    outcome = execute(args)
-    apply(outcome, output_dir)
-    if outcome.exit_code:
-        ctx.exit(outcome.exit_code)
+    code = execute(args, sys.stdout, sys.stderr)
+    if code:
+        ctx.exit(code)
