@@ -1,7 +1,7 @@
 """`dynamo-render lint`: find wrong binding copies in committed manifests, and fix them.
 
 The click command only parses options into `LintArgs`; `execute(args, out, err)` runs
-`renderer.lint.run.run_lint` (load, lint, fix, lint again) and prints its outcome, and
+`renderer.pipeline.lint.run_lint` (load, lint, fix, lint again) and prints its outcome, and
 returns the exit code (0 clean, 1 errors or files fixed, 2 usage/input via exceptions).
 """
 
@@ -17,7 +17,7 @@ import click
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
 from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError
-from renderer.lint.run import LintRequest
+from renderer.pipeline.lint import LintRequest
 from renderer.report import FORMATS
 
 
@@ -58,7 +58,7 @@ def rule_explanation(rule_id: str) -> str:
 
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     """Run lint as the command line would, print the report; returns the exit code."""
-    from renderer.lint.run import run_lint
+    from renderer.pipeline.lint import run_lint
     from renderer.report import get_format
 
     fmt = args.format or default_format()

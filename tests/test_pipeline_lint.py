@@ -14,7 +14,7 @@ import pytest
 
 from renderer.commands.lint import LintArgs, execute
 from renderer.errors import UsageError
-from renderer.lint.run import LintRequest, run_lint
+from renderer.pipeline.lint import LintRequest, run_lint
 
 ROOT = Path(__file__).parent
 FIXTURES = ROOT / "fixtures" / "lint" / "dcd-v1beta1"
