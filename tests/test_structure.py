@@ -277,3 +277,20 @@ def test_the_pending_copies_are_still_there() -> None:
     # new copy there is caught too.
     holders = {p for places in _definitions().values() for p in places}
     assert sorted(PENDING - holders) == []
+
+
+@pytest.mark.parametrize("name", ["binding", "lint", "render", "snapshot"])
+def test_every_command_has_the_one_execute_shape(name: str) -> None:
+    import importlib
+    import inspect
+    import typing
+
+    from renderer.cli import COMMANDS
+
+    module = importlib.import_module(COMMANDS[name][0])
+    signature = inspect.signature(module.execute)
+    assert list(signature.parameters) == ["args", "out", "err"]
+    hints = typing.get_type_hints(module.execute)
+    assert hints["out"] is typing.TextIO
+    assert hints["err"] is typing.TextIO
+    assert hints["return"] is int
