@@ -1,38 +1,31 @@
-"""`dynamo-render render` without DGD_FILE: every DGD listed in .dynamo-render.yaml.
+"""`dynamo-render render` without DGD_FILE: the DGDs listed in .dynamo-render.yaml.
 
 `render` re-renders each configured DGD into its output folder; `render --check` writes
 nothing and exits 1 listing the files that differ from a fresh render (the pre-commit hook
-`dynamo-render-render-check` and the CI job run this). Every entry is rendered before any
-file is written, so one bad entry means no output at all.
+`dynamo-render-render-check` and the CI job run this). This module finds the entries;
+`commands.render.execute_configured` renders and writes them with render's own steps.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from renderer.errors import UsageError
 
-EXIT_OK = 0
-EXIT_CHANGED = 1
+if TYPE_CHECKING:
+    from renderer.config import RenderJob
+
 UPDATE_HINT = "run `dynamo-render render` to update them, then commit the result"
 
 
-def run_configured(
-    ctx: click.Context,
-    *,
-    check: bool,
-    per_dgd_options: list[str],
-    trusted_keys: tuple[str, ...],
-    max_bytes: int,
-    crds: tuple[str, ...],
-) -> int:
-    """Render every configured job; returns the exit code. `per_dgd_options` names the
-    options given that only make sense with DGD_FILE (an error here)."""
-    from renderer.commands.render import Outcome, RenderArgs, execute, write_outcome
-    from renderer.commands.writeroot import require_inside
+def configured_jobs(ctx: click.Context, per_dgd_options: list[str]) -> list[RenderJob]:
+    """The `render:` entries of the config. `per_dgd_options` names the options given that
+    only make sense with DGD_FILE (an error here)."""
     from renderer.config import CONFIG_NAME, from_context
+    from renderer.writeroot import require_inside
 
     config = from_context(ctx.find_root())
     if config is None or not config.render:
@@ -48,32 +41,4 @@ def run_configured(
     # (checked again here with symlinks resolved; the config reader refused `..`)
     for job in config.render:
         require_inside(job.output, [config.base_dir or str(Path.cwd())])
-    outcomes: list[Outcome] = []
-    for job in config.render:
-        args = RenderArgs(
-            job.dgd,
-            job.checkpoints,
-            job.target,
-            job.output,
-            check,
-            trusted_keys,
-            max_bytes,
-            crds,
-            source_name=job.source,
-            namespace=job.namespace,
-            namespace_option=f"namespace: of the entry at {job.where}",
-        )
-        outcomes.append(execute(args))
-    for outcome in outcomes:
-        for warning in outcome.warnings:
-            click.echo(f"dynamo-render: warning: {warning}", err=True)
-    if check:
-        listing = "".join(outcome.stdout for outcome in outcomes)
-        click.echo(listing, nl=False)
-        if any(outcome.exit_code for outcome in outcomes):
-            click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", err=True)
-            return EXIT_CHANGED
-        return EXIT_OK
-    for job, outcome in zip(config.render, outcomes, strict=True):
-        write_outcome(outcome, job.output)
-    return EXIT_OK
+    return list(config.render)

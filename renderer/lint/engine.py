@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
 from renderer.source.model import SourceObject
@@ -16,7 +17,7 @@ from renderer.source.model import SourceObject
 if TYPE_CHECKING:
     from renderer.trust import TrustedKey
 
-LINT_KINDS = frozenset({"DynamoComponentDeployment", "PodCliqueSet", "DynamoCheckpoint"})
+LINT_KINDS = frozenset({DCD_KIND, PCS_KIND, CHECKPOINT_KIND})
 
 
 @dataclass(frozen=True)
@@ -82,18 +83,14 @@ def build_context(
         reasons = check_trust_by_file([s.obj for s in snapshots], options.trusted_keys)
         for snap in snapshots:
             snap.untrusted = reasons.get(snap.obj.file)
-    ctx = LintContext(
+    return LintContext(
         objects=linted,
         snapshots=snapshots,
         strict=options.strict,
         trust_checked=trust_checked,
         dgd=options.dgd,
+        schemas=options.schemas or None,
     )
-    if options.schemas:
-        from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
-
-        ctx.memo[EXTRA_SCHEMAS_MEMO] = options.schemas
-    return ctx
 
 
 def run_rules(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:
