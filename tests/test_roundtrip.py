@@ -393,6 +393,7 @@ class Run:
             dgd=self.dgd if dgd else None,
             format="json",
             fix=fix,
+            write_roots=[str(self.root)],  # what the command line takes from the paths given
         )
         out, err = io.StringIO(), io.StringIO()
         code = lint_execute(args, out, err)
