@@ -1,0 +1,574 @@
+"""The v1alpha1 round trip behind a generated DCD's ``nvidia.com/dcd-spec`` annotation.
+
+``generateSingleDCD`` (internal/dynamo/graph.go) calls
+``applyDGDComponentAlphaCompatibilityToDCD``: it converts the parent DGD to v1alpha1
+(``ConvertFrom``, api/v1alpha1/dynamographdeployment_conversion.go), wraps that
+component's alpha spec in a v1alpha1 DCD, converts the DCD back to v1beta1
+(``ConvertTo``, dynamocomponentdeployment_conversion.go) and copies the carrier's
+annotations onto the DCD. The only annotation that conversion writes here is the sparse
+record of the alpha-only fields (the "spoke save"), which the worker hash later reads back
+through ``GetDCDKubeLabels``/``GetDCDKubeAnnotations``.
+
+This module follows api/v1alpha1/shared_spec_conversion.go for the fields that reach that
+record: the hub -> alpha decomposition of the pod template (``decomposePodTemplateFromHub``),
+the restore of a v1alpha1-origin DGD's preserved fields (``fillSharedAlphaOnlyFromPreserved``)
+and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reproduce raise
+:class:`NotReproducedError` naming the field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from renderer.operator.typed_json import NotReproducedError
+
+ANN_DGD_SPEC = "nvidia.com/dgd-spec"
+ANN_DCD_SPEC = "nvidia.com/dcd-spec"
+MAIN = "main"
+DEFAULT_GPU = "nvidia.com/gpu"
+SPOKE_DCD_SPEC = (
+    "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoComponentDeploymentSpec"
+)
+RAW_JSON = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.preservedRawJSON"
+
+Obj = dict[str, Any]
+
+
+def _empty(value: Any) -> bool:
+    """apiequality.Semantic treats nil and empty slices/maps alike; so do the checks here."""
+    return value is None or value == [] or value == {} or value == "" or value is False
+
+
+def _semantic(value: Any) -> Any:
+    """A value with Go-empty members removed, for Semantic.DeepEqual-style comparison."""
+    if isinstance(value, dict):
+        out = {k: _semantic(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if not _empty(v)}
+    if isinstance(value, list):
+        return [_semantic(v) for v in value]
+    return value
+
+
+def _sem_equal(a: Any, b: Any) -> bool:
+    return _semantic(a) == _semantic(b)
+
+
+# --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
+
+
+def restore_preserved_spec(raw: str) -> Obj | None:
+    """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    if "spec" not in obj:
+        return obj
+    spec = obj.get("spec")
+    if obj.get("rawJSON"):
+        raise NotReproducedError(
+            "preserved raw JSON records are not reproduced", f"metadata.annotations.{ANN_DGD_SPEC}"
+        )
+    return spec if isinstance(spec, dict) else {}
+
+
+def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
+    """The alpha-only fields a v1alpha1-origin DGD saved for one service (its dgd-spec record)."""
+    annotations = (dgd.get("metadata") or {}).get("annotations") or {}
+    raw = annotations.get(ANN_DGD_SPEC)
+    if not raw:
+        return None
+    spec = restore_preserved_spec(raw)
+    if spec is None:
+        return None
+    services = spec.get("services") or {}
+    found = services.get(component_name)
+    return copy.deepcopy(found) if isinstance(found, dict) else None
+
+
+# --- hub -> alpha (ConvertToDynamoComponentDeploymentSharedSpec) ------------------------
+
+
+def _resource_item_from_list(rl: Obj | None) -> Obj | None:
+    if not rl:
+        return None
+    from renderer.operator.typed_json import QUANTITY, encode
+
+    out: Obj = {}
+    for name, q in rl.items():
+        value = json.loads(encode(q, {"kind": "struct", "name": QUANTITY}, f"resources.{name}"))
+        if name == "cpu":
+            out["cpu"] = value
+        elif name == "memory":
+            out["memory"] = value
+        elif name == DEFAULT_GPU:
+            out["gpu"] = value
+        else:
+            out.setdefault("custom", {})[name] = value
+    return out
+
+
+def resources_from_native(r: Obj | None) -> Obj | None:
+    """resourcesFromNative: corev1 requirements -> alpha Resources (canonical quantity text)."""
+    r = r or {}
+    out: Obj = {}
+    requests = _resource_item_from_list(r.get("requests"))
+    limits = _resource_item_from_list(r.get("limits"))
+    if requests is not None:
+        out["requests"] = requests
+    if limits is not None:
+        out["limits"] = limits
+    if r.get("claims"):
+        out["claims"] = copy.deepcopy(r["claims"])
+    return out or None
+
+
+def resources_to_native(r: Obj) -> Obj:
+    """resourcesToNative: alpha Resources -> corev1 requirements."""
+    out: Obj = {}
+    if r.get("claims"):
+        out["claims"] = copy.deepcopy(r["claims"])
+    for key in ("requests", "limits"):
+        item = r.get(key)
+        if item is None:
+            continue
+        rl: Obj = {}
+        if item.get("cpu"):
+            rl["cpu"] = item["cpu"]
+        if item.get("memory"):
+            rl["memory"] = item["memory"]
+        if item.get("gpu"):
+            rl[item.get("gpuType") or DEFAULT_GPU] = item["gpu"]
+        for k, v in (item.get("custom") or {}).items():
+            rl[k] = v
+        if rl:
+            out[key] = rl
+    return out
+
+
+def _append_missing_mounts(dst: list[Obj], mounts: list[Obj]) -> list[Obj]:
+    for mount in mounts:
+        if not any(
+            e.get("name", "") == mount.get("name", "")
+            and e.get("mountPoint", "") == mount.get("mountPoint", "")
+            for e in dst
+        ):
+            dst.append(mount)
+    return dst
+
+
+def _flat_mounts(native: list[Obj]) -> list[Obj]:
+    out = []
+    for m in native:
+        flat: Obj = {}
+        if m.get("name"):
+            flat["name"] = m["name"]
+        if m.get("mountPath"):
+            flat["mountPoint"] = m["mountPath"]
+        out.append(flat)
+    return out
+
+
+def _container_is_empty(c: Obj | None) -> bool:
+    if c is None:
+        return True
+    rest = {k: v for k, v in c.items() if k != "name"}
+    return not _semantic(rest)
+
+
+def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
+    """The alpha shared spec ConvertFrom gives for one v1beta1 component (fields of the save)."""
+    dst: Obj = {}
+    ctype = src.get("type", "")
+    if ctype in ("prefill", "decode"):
+        dst["componentType"], dst["subComponentType"] = "worker", ctype
+    elif ctype:
+        dst["componentType"] = ctype
+    if src.get("sharedMemorySize") is not None:
+        dst["sharedMemory"] = _shared_memory_from_hub(src["sharedMemorySize"])
+    cache = src.get("compilationCache")
+    if cache is not None:
+        dst["volumeMounts"] = [
+            {
+                k: v
+                for k, v in (
+                    ("name", cache.get("pvcName", "")),
+                    ("mountPoint", cache.get("mountPath", "")),
+                    ("useAsCompilationCache", True),
+                )
+                if v
+            }
+        ]
+    experimental = src.get("experimental") or {}
+    if experimental.get("gpuMemoryService") is not None:
+        dst["gpuMemoryService"] = {"enabled": True}
+    if experimental.get("failover") is not None:
+        dst["failover"] = {"enabled": True}
+    if src.get("scalingAdapter") is not None:
+        dst["scalingAdapter"] = {"enabled": True}
+    _decompose_pod_template(src, dst, restored)
+    if restored is not None:
+        _check_restorable(restored)
+        _fill_from_preserved(dst, restored, _has_main(src))
+    _prune_empty_extra_pod_spec(dst, restored)
+    return dst
+
+
+def _shared_memory_from_hub(size: Any) -> Obj:
+    from renderer.operator.typed_json import QUANTITY, encode
+
+    text = json.loads(encode(size, {"kind": "struct", "name": QUANTITY}, "sharedMemorySize"))
+    if text in ("0", "-0"):
+        return {"disabled": True, "size": text}
+    return {"size": text}
+
+
+def _has_main(src: Obj) -> bool:
+    containers = ((src.get("podTemplate") or {}).get("spec") or {}).get("containers") or []
+    return any(c.get("name") == MAIN for c in containers)
+
+
+def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
+    pod_tpl = src.get("podTemplate")
+    if pod_tpl is None:
+        return
+    pod_tpl = copy.deepcopy(pod_tpl)
+    meta = pod_tpl.get("metadata") or {}
+    if meta.get("annotations") or meta.get("labels"):
+        dst["extraPodMetadata"] = {
+            k: meta[k] for k in ("annotations", "labels") if meta.get(k) is not None
+        }
+    spec = pod_tpl.get("spec") or {}
+    main: Obj | None = None
+    other: list[Obj] = []
+    for c in spec.get("containers") or []:
+        if c.get("name") == MAIN and main is None:
+            main = copy.deepcopy(c)
+            continue
+        other.append(c)
+    if (
+        src.get("frontendSidecar") is not None
+        and restored is not None
+        and restored.get("frontendSidecar")
+    ):
+        raise NotReproducedError(
+            "a v1alpha1-origin frontendSidecar round trip is not reproduced", "frontendSidecar"
+        )
+    if main is not None:
+        resources = resources_from_native(main.get("resources"))
+        if resources is not None:
+            dst["resources"] = resources
+            main.pop("resources", None)
+        if main.get("volumeMounts"):
+            dst["volumeMounts"] = _append_missing_mounts(
+                dst.get("volumeMounts", []), _flat_mounts(main["volumeMounts"])
+            )
+            main.pop("volumeMounts")
+        if main.get("env"):
+            dst["envs"] = main.pop("env")
+        for probe in ("livenessProbe", "readinessProbe"):
+            if main.get(probe) is not None:
+                dst[probe] = main.pop(probe)
+    pod_copy = {k: v for k, v in spec.items() if k != "containers"}
+    if other:
+        pod_copy["containers"] = other
+    main_copy = None
+    if main is not None:
+        main_copy = {k: v for k, v in main.items() if k != "name"}
+        if _container_is_empty(main_copy):
+            main_copy = None
+    pod_nonzero = bool(_semantic(pod_copy))
+    if pod_nonzero or main_copy is not None:
+        eps: Obj = {}
+        if pod_nonzero:
+            eps.update(pod_copy)
+        if main_copy is not None:
+            eps["mainContainer"] = main_copy
+        dst["extraPodSpec"] = eps
+
+
+# --- restore of preserved alpha-only fields (fillSharedAlphaOnlyFromPreserved) -----------
+
+_RESTORABLE = {
+    "subComponentType",
+    "dynamoNamespace",
+    "autoscaling",
+    "ingress",
+    "annotations",
+    "labels",
+    "envs",
+    "envFromSecret",
+    "resources",
+    "volumeMounts",
+    "extraPodSpec",
+    "livenessProbe",
+    "readinessProbe",
+    "scalingAdapter",
+    "gpuMemoryService",
+    "failover",
+    "checkpoint",
+    "serviceName",
+}
+
+
+def _check_restorable(preserved: Obj) -> None:
+    for key in preserved:
+        if key not in _RESTORABLE:
+            raise NotReproducedError(
+                "restoring this preserved v1alpha1 field is not reproduced",
+                f"metadata.annotations.{ANN_DGD_SPEC}.{key}",
+            )
+    mounts = preserved.get("volumeMounts") or []
+    if sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
+        raise NotReproducedError(
+            "several preserved compilation-cache mounts are not reproduced",
+            f"metadata.annotations.{ANN_DGD_SPEC}.volumeMounts",
+        )
+    eps = preserved.get("extraPodSpec") or {}
+    if any(k != "mainContainer" for k in eps) or _needs_eps_preservation(eps):
+        raise NotReproducedError(
+            "a preserved extraPodSpec pod-spec record is not reproduced",
+            f"metadata.annotations.{ANN_DGD_SPEC}.extraPodSpec",
+        )
+
+
+def _needs_eps_preservation(eps: Obj | None) -> bool:
+    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
+    if eps is None:
+        return False
+    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
+    main = eps.get("mainContainer")
+    if not _semantic(pod) and _container_is_empty(main):
+        return True
+    return bool(main and main.get("name") and not _semantic(pod) and _container_is_empty(main))
+
+
+def _fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
+    # restoreSharedAlphaOnlySimpleFields
+    if not dst.get("subComponentType") and preserved.get("subComponentType"):
+        dst["subComponentType"] = preserved["subComponentType"]
+    for key in ("dynamoNamespace", "autoscaling", "ingress"):
+        if dst.get(key) is None and preserved.get(key) is not None:
+            dst[key] = copy.deepcopy(preserved[key])
+    for key in ("annotations", "labels"):
+        if not dst.get(key) and preserved.get(key):
+            dst[key] = dict(preserved[key])
+    # restoreSharedAlphaOnlyPodFields (the records _check_restorable lets through)
+    if main_present and preserved.get("resources") is not None:
+        if _resources_need_preservation(preserved["resources"]) and _sem_equal(
+            resources_to_native(dst.get("resources") or {}),
+            resources_to_native(preserved["resources"]),
+        ):
+            dst["resources"] = copy.deepcopy(preserved["resources"])
+    if dst.get("envFromSecret") is None and preserved.get("envFromSecret") is not None:
+        raise NotReproducedError(
+            "restoring a preserved envFromSecret is not reproduced",
+            f"metadata.annotations.{ANN_DGD_SPEC}.envFromSecret",
+        )
+    _restore_main_container_field_origins(dst, preserved, main_present)
+    # restoreSharedAlphaOnlyDisabledFeatures
+    for key in ("scalingAdapter", "gpuMemoryService", "failover", "checkpoint"):
+        value = preserved.get(key)
+        if dst.get(key) is None and value is not None and not value.get("enabled"):
+            dst[key] = copy.deepcopy(value)
+
+
+def _resources_need_preservation(r: Obj) -> bool:
+    return resources_from_native(resources_to_native(r)) != _semantic(r)
+
+
+def _semantic_main(spec: Obj) -> Obj:
+    """semanticMainContainer: dedicated fields merged under extraPodSpec.mainContainer."""
+    main: Obj = {"name": MAIN}
+    if spec.get("resources") is not None:
+        main["resources"] = resources_to_native(spec["resources"])
+    if spec.get("envs"):
+        main["env"] = list(spec["envs"])
+    if spec.get("envFromSecret"):
+        main["envFrom"] = [{"secretRef": {"name": spec["envFromSecret"]}}]
+    for probe in ("livenessProbe", "readinessProbe"):
+        if spec.get(probe) is not None:
+            main[probe] = spec[probe]
+    mounts = [
+        {"name": m.get("name", ""), "mountPath": m.get("mountPoint", "")}
+        for m in spec.get("volumeMounts") or []
+    ]
+    if mounts:
+        main["volumeMounts"] = mounts
+    extra = (spec.get("extraPodSpec") or {}).get("mainContainer")
+    if extra is not None:
+        base_env = main.get("env") or []
+        dedicated_mounts = list(main.get("volumeMounts") or [])
+        for key, value in extra.items():
+            if not _empty(value):  # mergo WithOverride: non-zero source fields win
+                main[key] = copy.deepcopy(value)
+        main["name"] = MAIN
+        merged: list[Obj] = []
+        seen: dict[str, int] = {}
+        for e in list(base_env) + list(extra.get("env") or []):
+            if e.get("name") in seen:
+                merged[seen[e["name"]]] = e
+            else:
+                seen[e.get("name", "")] = len(merged)
+                merged.append(e)
+        main["env"] = merged
+        main["volumeMounts"] = list(extra.get("volumeMounts") or []) + dedicated_mounts
+    return main
+
+
+def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present: bool) -> None:
+    pmain = (preserved.get("extraPodSpec") or {}).get("mainContainer")
+    if not main_present or pmain is None:
+        return
+    current = _semantic_main(dst)
+    wanted = _semantic_main(preserved)
+
+    def ensure() -> Obj:
+        eps = dst.setdefault("extraPodSpec", {})
+        main: Obj = eps.setdefault("mainContainer", {})
+        return main
+
+    if _sem_equal(current.get("env"), wanted.get("env")) and (
+        preserved.get("envs") or pmain.get("env")
+    ):
+        _set(dst, "envs", copy.deepcopy(preserved.get("envs")))
+        _set(ensure(), "env", copy.deepcopy(pmain.get("env")))
+    if preserved.get("envFromSecret") is not None and _sem_equal(
+        current.get("envFrom"), wanted.get("envFrom")
+    ):
+        dst["envFromSecret"] = preserved["envFromSecret"]
+    if _sem_equal(current.get("resources"), wanted.get("resources")) and (
+        preserved.get("resources") is not None or _semantic(pmain.get("resources"))
+    ):
+        _set(dst, "resources", copy.deepcopy(preserved.get("resources")))
+        ensure()["resources"] = copy.deepcopy(pmain.get("resources") or {})
+    if preserved.get("volumeMounts") or pmain.get("volumeMounts") or dst.get("volumeMounts"):
+        if preserved.get("volumeMounts") or pmain.get("volumeMounts"):
+            raise NotReproducedError(
+                "restoring preserved volume-mount origins is not reproduced",
+                f"metadata.annotations.{ANN_DGD_SPEC}.volumeMounts",
+            )
+    for probe in ("livenessProbe", "readinessProbe"):
+        if _sem_equal(current.get(probe), wanted.get(probe)) and (
+            preserved.get(probe) is not None or pmain.get(probe) is not None
+        ):
+            _set(dst, probe, copy.deepcopy(preserved.get(probe)))
+            _set(ensure(), probe, copy.deepcopy(pmain.get(probe)))
+
+
+def _set(obj: Obj, key: str, value: Any) -> None:
+    if value is None:
+        obj.pop(key, None)
+    else:
+        obj[key] = value
+
+
+def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
+    eps = dst.get("extraPodSpec")
+    if eps is None:
+        return
+    restored_eps = (restored or {}).get("extraPodSpec")
+    main = eps.get("mainContainer")
+    if main is not None and _container_is_empty(main):
+        only_name = bool(
+            restored_eps
+            and (restored_eps.get("mainContainer") or {}).get("name")
+            and _container_is_empty(restored_eps.get("mainContainer"))
+        )
+        if not only_name:
+            eps.pop("mainContainer")
+    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
+    if not _semantic(pod) and _container_is_empty(eps.get("mainContainer")):
+        if restored_eps is not None and _needs_eps_preservation(restored_eps):
+            return
+        dst.pop("extraPodSpec")
+
+
+# --- saveSharedAlphaOnlySpec (alpha -> hub, origin splits on) ---------------------------
+
+
+def spoke_save(src: Obj) -> Obj:
+    """The sparse record of alpha-only fields ConvertTo writes for a v1alpha1 DCD carrier."""
+    save: Obj = {}
+    sub = src.get("subComponentType", "")
+    promotes = src.get("componentType") == "worker" and sub in ("prefill", "decode")
+    if sub and not promotes:
+        save["subComponentType"] = sub
+    for key in ("dynamoNamespace", "autoscaling", "ingress"):
+        if src.get(key) is not None:
+            save[key] = copy.deepcopy(src[key])
+    for key in ("annotations", "labels"):
+        if src.get(key):
+            save[key] = dict(src[key])
+    if src.get("envFromSecret") is not None:
+        save["envFromSecret"] = src["envFromSecret"]
+    if src.get("resources") is not None and _resources_need_preservation(src["resources"]):
+        save["resources"] = copy.deepcopy(src["resources"])
+    mounts = src.get("volumeMounts") or []
+    if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
+        save["volumeMounts"] = copy.deepcopy(mounts)
+    shm = src.get("sharedMemory")
+    if shm is not None:
+        zero = shm.get("size", "0") in ("0", "-0", "")
+        if (shm.get("disabled") and not zero) or (not shm.get("disabled") and zero):
+            save["sharedMemory"] = copy.deepcopy(shm)
+    epm = src.get("extraPodMetadata")
+    if epm is not None and not epm.get("annotations") and not epm.get("labels"):
+        save["extraPodMetadata"] = copy.deepcopy(epm)
+    eps = src.get("extraPodSpec")
+    if eps is not None and _needs_eps_preservation(eps):
+        save["extraPodSpec"] = copy.deepcopy(eps)
+    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
+        value = src.get(key)
+        if value is not None and not value.get("enabled"):
+            save[key] = copy.deepcopy(value)
+    if src.get("frontendSidecar") is not None:
+        save["frontendSidecar"] = copy.deepcopy(src["frontendSidecar"])
+    _save_main_container_origins(src, save)  # includeOriginSplits is true for the carrier
+    return save
+
+
+def _save_main_container_origins(src: Obj, save: Obj) -> None:
+    main = (src.get("extraPodSpec") or {}).get("mainContainer")
+    if main is None:
+        return
+
+    def ensure() -> Obj:
+        eps = save.setdefault("extraPodSpec", {})
+        out: Obj = eps.setdefault("mainContainer", {})
+        return out
+
+    if main.get("name"):
+        ensure()["name"] = main["name"]
+    if src.get("envs") or main.get("env"):
+        _set(save, "envs", copy.deepcopy(src.get("envs") or None))
+        _set(ensure(), "env", copy.deepcopy(main.get("env") or None))
+    if src.get("envFromSecret") is not None or main.get("envFrom"):
+        if src.get("envFromSecret") is not None:
+            save["envFromSecret"] = src["envFromSecret"]
+        _set(ensure(), "envFrom", copy.deepcopy(main.get("envFrom") or None))
+    if src.get("resources") is not None or _semantic(main.get("resources")):
+        _set(save, "resources", copy.deepcopy(src.get("resources")))
+        ensure()["resources"] = copy.deepcopy(main.get("resources") or {})
+    if src.get("volumeMounts") or main.get("volumeMounts"):
+        _set(save, "volumeMounts", copy.deepcopy(src.get("volumeMounts") or None))
+        _set(ensure(), "volumeMounts", copy.deepcopy(main.get("volumeMounts") or None))
+    for probe in ("livenessProbe", "readinessProbe"):
+        if src.get(probe) is not None or main.get(probe) is not None:
+            _set(save, probe, copy.deepcopy(src.get(probe)))
+            _set(ensure(), probe, copy.deepcopy(main.get(probe)))
+
+
+def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:
+    """marshalDCDSpokeSpec: the ``{"version":1,"spec":...,"rawJSON":[...]}`` envelope."""
+    from renderer.operator.typed_json import marshal
+
+    spec_text = marshal(save, SPOKE_DCD_SPEC)
+    text = '{"version":1,"spec":' + spec_text
+    if empty_service_name:
+        text += ',"rawJSON":[{"path":"serviceName","nil":true}]'
+    return text + "}"
