@@ -58,8 +58,12 @@ def _sem_equal(a: Any, b: Any) -> bool:
 # --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
 
 
-def restore_preserved_spec(raw: str) -> Obj | None:
-    """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable."""
+def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | None:
+    """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable.
+
+    The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
+    parameter records are refused.
+    """
     try:
         obj = json.loads(raw)
     except ValueError:
@@ -69,10 +73,11 @@ def restore_preserved_spec(raw: str) -> Obj | None:
     if "spec" not in obj:
         return obj
     spec = obj.get("spec")
-    if obj.get("rawJSON"):
-        raise NotReproducedError(
-            "preserved raw JSON records are not reproduced", f"metadata.annotations.{ANN_DGD_SPEC}"
-        )
+    for record in obj.get("rawJSON") or []:
+        if not (annotation == ANN_DCD_SPEC and record == {"path": "serviceName", "nil": True}):
+            raise NotReproducedError(
+                "preserved raw JSON records are not reproduced", f"metadata.annotations.{annotation}"
+            )
     return spec if isinstance(spec, dict) else {}
 
 
@@ -82,7 +87,7 @@ def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
     raw = annotations.get(ANN_DGD_SPEC)
     if not raw:
         return None
-    spec = restore_preserved_spec(raw)
+    spec = restore_preserved_spec(raw, ANN_DGD_SPEC)
     if spec is None:
         return None
     services = spec.get("services") or {}
@@ -303,7 +308,8 @@ _RESTORABLE = {
     "envs",
     "envFromSecret",
     "resources",
-    "volumeMounts",
+    "sharedMemory",
+    "extraPodMetadata",
     "extraPodSpec",
     "livenessProbe",
     "readinessProbe",
@@ -313,6 +319,7 @@ _RESTORABLE = {
     "checkpoint",
     "serviceName",
 }
+FRONTEND_SIDECAR = "sidecar-frontend"
 
 
 def _check_restorable(preserved: Obj) -> None:
@@ -322,29 +329,47 @@ def _check_restorable(preserved: Obj) -> None:
                 "restoring this preserved v1alpha1 field is not reproduced",
                 f"metadata.annotations.{ANN_DGD_SPEC}.{key}",
             )
-    mounts = preserved.get("volumeMounts") or []
-    if sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
-        raise NotReproducedError(
-            "several preserved compilation-cache mounts are not reproduced",
-            f"metadata.annotations.{ANN_DGD_SPEC}.volumeMounts",
-        )
     eps = preserved.get("extraPodSpec") or {}
-    if any(k != "mainContainer" for k in eps) or _needs_eps_preservation(eps):
+    if any(ctr.get("name") == FRONTEND_SIDECAR for ctr in eps.get("containers") or []):
         raise NotReproducedError(
-            "a preserved extraPodSpec pod-spec record is not reproduced",
+            "a preserved frontend sidecar container is not reproduced",
             f"metadata.annotations.{ANN_DGD_SPEC}.extraPodSpec",
         )
 
 
-def _needs_eps_preservation(eps: Obj | None) -> bool:
-    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
+def _eps_is_zero(eps: Obj | None) -> bool:
     if eps is None:
+        return True
+    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
+    return not _semantic(pod) and _container_is_empty(eps.get("mainContainer"))
+
+
+def _eps_only_main_name(eps: Obj | None) -> bool:
+    """extraPodSpecOnlyPreservesMainContainerName."""
+    if eps is None or not (eps.get("mainContainer") or {}).get("name"):
         return False
     pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    main = eps.get("mainContainer")
-    if not _semantic(pod) and _container_is_empty(main):
+    return not _semantic(pod) and _container_is_empty(eps["mainContainer"])
+
+
+def _needs_eps_preservation(eps: Obj | None) -> bool:
+    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
+    return eps is not None and (_eps_is_zero(eps) or _eps_only_main_name(eps))
+
+
+def _shm_needs_preservation(shm: Obj | None) -> bool:
+    if shm is None:
+        return False
+    zero = _quantity_is_zero(shm.get("size"))
+    return not zero if shm.get("disabled") else zero
+
+
+def _quantity_is_zero(value: Any) -> bool:
+    if value is None or value == "":
         return True
-    return bool(main and main.get("name") and not _semantic(pod) and _container_is_empty(main))
+    from renderer.operator.typed_json import QUANTITY, encode
+
+    return json.loads(encode(value, {"kind": "struct", "name": QUANTITY}, "size")) in ("0",)
 
 
 def _fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
@@ -357,24 +382,54 @@ def _fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
     for key in ("annotations", "labels"):
         if not dst.get(key) and preserved.get(key):
             dst[key] = dict(preserved[key])
-    # restoreSharedAlphaOnlyPodFields (the records _check_restorable lets through)
+    # restoreSharedAlphaOnlyPodFields
+    pshm = preserved.get("sharedMemory")
+    if _shm_needs_preservation(pshm):
+        dshm = dst.get("sharedMemory")
+        if dshm is None or (
+            pshm.get("disabled") and dshm.get("disabled") and _quantity_is_zero(dshm.get("size"))
+        ):
+            dst["sharedMemory"] = copy.deepcopy(pshm)
     if main_present and preserved.get("resources") is not None:
         if _resources_need_preservation(preserved["resources"]) and _sem_equal(
             resources_to_native(dst.get("resources") or {}),
             resources_to_native(preserved["resources"]),
         ):
             dst["resources"] = copy.deepcopy(preserved["resources"])
-    if dst.get("envFromSecret") is None and preserved.get("envFromSecret") is not None:
-        raise NotReproducedError(
-            "restoring a preserved envFromSecret is not reproduced",
-            f"metadata.annotations.{ANN_DGD_SPEC}.envFromSecret",
-        )
+    _restore_env_from_secret(dst, preserved, main_present)
+    pepm = preserved.get("extraPodMetadata")
+    if dst.get("extraPodMetadata") is None and pepm is not None:
+        if not pepm.get("annotations") and not pepm.get("labels"):
+            dst["extraPodMetadata"] = copy.deepcopy(pepm)
+    peps = preserved.get("extraPodSpec")
+    if peps is not None and _needs_eps_preservation(peps) and dst.get("extraPodSpec") is None:
+        dst["extraPodSpec"] = copy.deepcopy(peps)
     _restore_main_container_field_origins(dst, preserved, main_present)
+    dmain = (dst.get("extraPodSpec") or {}).get("mainContainer")
+    pmain = (peps or {}).get("mainContainer")
+    if dmain is not None and not dmain.get("name") and pmain is not None and pmain.get("name"):
+        dmain["name"] = pmain["name"]
     # restoreSharedAlphaOnlyDisabledFeatures
     for key in ("scalingAdapter", "gpuMemoryService", "failover", "checkpoint"):
         value = preserved.get(key)
         if dst.get(key) is None and value is not None and not value.get("enabled"):
             dst[key] = copy.deepcopy(value)
+
+
+def _restore_env_from_secret(dst: Obj, preserved: Obj, main_present: bool) -> None:
+    secret = preserved.get("envFromSecret")
+    if dst.get("envFromSecret") is not None or secret is None:
+        return
+    if secret == "":
+        dst["envFromSecret"] = ""
+        return
+    main = (dst.get("extraPodSpec") or {}).get("mainContainer")
+    if not main_present or main is None:
+        return
+    if _semantic(main.get("envFrom")) != [{"secretRef": {"name": secret}}]:
+        return
+    dst["envFromSecret"] = secret
+    main.pop("envFrom", None)
 
 
 def _resources_need_preservation(r: Obj) -> bool:
@@ -472,18 +527,10 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
     if eps is None:
         return
     restored_eps = (restored or {}).get("extraPodSpec")
-    main = eps.get("mainContainer")
-    if main is not None and _container_is_empty(main):
-        only_name = bool(
-            restored_eps
-            and (restored_eps.get("mainContainer") or {}).get("name")
-            and _container_is_empty(restored_eps.get("mainContainer"))
-        )
-        if not only_name:
-            eps.pop("mainContainer")
-    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    if not _semantic(pod) and _container_is_empty(eps.get("mainContainer")):
-        if restored_eps is not None and _needs_eps_preservation(restored_eps):
+    if _container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
+        eps.pop("mainContainer", None)
+    if _eps_is_zero(eps):
+        if restored is not None and _needs_eps_preservation(restored_eps):
             return
         dst.pop("extraPodSpec")
 
@@ -511,11 +558,8 @@ def spoke_save(src: Obj) -> Obj:
     mounts = src.get("volumeMounts") or []
     if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
         save["volumeMounts"] = copy.deepcopy(mounts)
-    shm = src.get("sharedMemory")
-    if shm is not None:
-        zero = shm.get("size", "0") in ("0", "-0", "")
-        if (shm.get("disabled") and not zero) or (not shm.get("disabled") and zero):
-            save["sharedMemory"] = copy.deepcopy(shm)
+    if _shm_needs_preservation(src.get("sharedMemory")):
+        save["sharedMemory"] = copy.deepcopy(src["sharedMemory"])
     epm = src.get("extraPodMetadata")
     if epm is not None and not epm.get("annotations") and not epm.get("labels"):
         save["extraPodMetadata"] = copy.deepcopy(epm)

@@ -177,9 +177,9 @@ def merge_envs(common: list[JSON] | None, specific: list[JSON] | None) -> list[J
     """MergeEnvs: by name, ``specific`` wins, last duplicate wins; sorted by name."""
     by_name: dict[str, JSON] = {}
     for env in common or []:
-        by_name[env.get("name", "")] = env
+        by_name[env.get("name", "")] = copy.deepcopy(env)  # corev1.EnvVar is a value
     for env in specific or []:
-        by_name[env.get("name", "")] = env
+        by_name[env.get("name", "")] = copy.deepcopy(env)
     return [by_name[k] for k in sorted(by_name, key=lambda s: s.encode("utf-8", "surrogatepass"))]
 
 
