@@ -1,0 +1,173 @@
+"""api/v1alpha1/dynamographdeployment_conversion.go + preservation.go: DGD v1alpha1 -> v1beta1.
+
+``convert_to`` is ``(*v1alpha1.DynamoGraphDeployment).ConvertTo`` of the hub, on sparse
+values (see dgd_types) as json.Unmarshal leaves them. The services map becomes the
+components list sorted by name (each component named by its map key); what v1beta1 cannot
+hold (pvcs, dynamoNamespace, autoscaling, ingress, subComponentType, flat resources and
+env origins, ...) goes into the ``nvidia.com/dgd-spec`` annotation as the versioned
+envelope of preservation.go, in Go's bytes.
+
+Refused (NotReproducedError naming the field) rather than converted differently:
+
+- a non-empty ``nvidia.com/dgd-spec`` annotation on the input: the operator would restore a
+  preserved hub spec from it, which is not reproduced;
+- status beyond ``observedGeneration`` and ``state``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from renderer.operator.admission.conversion_spec import (
+    convert_from_dynamo_component_deployment_shared_spec,
+    convert_from_provider_override,
+)
+from renderer.operator.admission.dgd_types import (
+    ALPHA,
+    NotReproducedError,
+    dumps,
+    encode,
+    struct_type,
+)
+from renderer.operator.admission.goreflect import is_semantic_zero
+
+DGD_CONVERSION_ANNOTATION_PREFIX = "nvidia.com/dgd-"
+ANN_DGD_SPEC = DGD_CONVERSION_ANNOTATION_PREFIX + "spec"
+ANN_DGD_STATUS = DGD_CONVERSION_ANNOTATION_PREFIX + "status"
+
+_ALPHA_SPEC = struct_type(ALPHA + "DynamoGraphDeploymentSpec")
+_ALPHA_SHARED = struct_type(ALPHA + "DynamoComponentDeploymentSharedSpec")
+_HUB_API_VERSION = "nvidia.com/v1beta1"
+
+
+def is_dynamo_graph_deployment_conversion_annotation(key: str) -> bool:
+    """IsDynamoGraphDeploymentConversionAnnotation."""
+    return key.startswith(DGD_CONVERSION_ANNOTATION_PREFIX)
+
+
+def convert_to(src: dict[str, Any]) -> dict[str, Any]:
+    """ConvertTo: a sparse v1alpha1 DGD -> the sparse v1beta1 hub DGD."""
+    dst: dict[str, Any] = {"apiVersion": _HUB_API_VERSION}
+    if "kind" in src:
+        dst["kind"] = src["kind"]
+    meta = copy.deepcopy(src.get("metadata") or {})
+    annotations = meta.get("annotations") or {}
+    if annotations.get(ANN_DGD_SPEC):
+        raise NotReproducedError(
+            "a v1alpha1 DGD carrying a preserved hub spec is not converted here (the operator"
+            " would restore fields from it); remove the annotation",
+            ("metadata", "annotations", ANN_DGD_SPEC),
+        )
+    _scrub_dgd_internal_annotations(meta)
+    if meta:
+        dst["metadata"] = meta
+    save: dict[str, Any] = {}
+    spec = convert_from_dynamo_graph_deployment_spec(src.get("spec") or {}, save)
+    if spec:
+        dst["spec"] = spec
+    status = convert_from_dynamo_graph_deployment_status(src.get("status"))
+    if status:
+        dst["status"] = status
+    if not is_semantic_zero(save, _ALPHA_SPEC):
+        dst.setdefault("metadata", {}).setdefault("annotations", {})[ANN_DGD_SPEC] = (
+            marshal_dgd_spoke_spec(save)
+        )
+    return dst
+
+
+def _scrub_dgd_internal_annotations(meta: dict[str, Any]) -> None:
+    annotations = meta.get("annotations")
+    if annotations is None:
+        return
+    for key in (ANN_DGD_SPEC, ANN_DGD_STATUS):
+        annotations.pop(key, None)
+    if not annotations:
+        meta.pop("annotations")
+
+
+def convert_from_dynamo_graph_deployment_spec(
+    src: dict[str, Any], save: dict[str, Any]
+) -> dict[str, Any]:
+    """ConvertFromDynamoGraphDeploymentSpec with no restored hub spec."""
+    dst: dict[str, Any] = {}
+    for alpha, beta in (
+        ("annotations", "annotations"),
+        ("labels", "labels"),
+        ("priorityClassName", "priorityClassName"),
+        ("backendFramework", "backendFramework"),
+        ("envs", "env"),
+    ):
+        if alpha in src:
+            dst[beta] = copy.deepcopy(src[alpha])
+    if "providerOverride" in src:
+        dst["providerOverride"] = convert_from_provider_override(src["providerOverride"])
+    if "restart" in src:
+        dst["restart"] = _convert_from_restart(src["restart"])
+    if "topologyConstraint" in src:
+        tc = src["topologyConstraint"]
+        out: dict[str, Any] = {}
+        if "topologyProfile" in tc:
+            out["clusterTopologyName"] = tc["topologyProfile"]
+        if "packDomain" in tc:
+            out["packDomain"] = tc["packDomain"]
+        dst["topologyConstraint"] = out
+    if "experimental" in src:
+        exp: dict[str, Any] = {}
+        if "kvTransferPolicy" in src["experimental"]:
+            # The same five fields in both versions.
+            exp["kvTransferPolicy"] = copy.deepcopy(src["experimental"]["kvTransferPolicy"])
+        dst["experimental"] = exp
+    if src.get("pvcs"):
+        save["pvcs"] = copy.deepcopy(src["pvcs"])
+    services: dict[str, Any] = src.get("services") or {}
+    if services:
+        components = []
+        for name in sorted(services, key=lambda k: k.encode("utf-8", "surrogatepass")):
+            comp_src = services[name]
+            if comp_src is None:
+                save.setdefault("services", {})[name] = None
+                continue
+            comp_save: dict[str, Any] = {}
+            comp = convert_from_dynamo_component_deployment_shared_spec(
+                comp_src, comp_save, True, ("spec", "services", name)
+            )
+            comp["name"] = name
+            if comp_src.get("serviceName") and comp_src["serviceName"] != name:
+                comp_save["serviceName"] = comp_src["serviceName"]
+            if not is_semantic_zero(comp_save, _ALPHA_SHARED):
+                save.setdefault("services", {})[name] = comp_save
+            components.append(comp)
+        dst["components"] = components
+    return dst
+
+
+def _convert_from_restart(src: dict[str, Any]) -> dict[str, Any]:
+    dst: dict[str, Any] = {}
+    if "id" in src:
+        dst["id"] = src["id"]
+    if "strategy" in src:
+        dst["strategy"] = copy.deepcopy(src["strategy"])  # type and order, unchanged
+    return dst
+
+
+def convert_from_dynamo_graph_deployment_status(src: dict[str, Any] | None) -> dict[str, Any]:
+    """ConvertFromDynamoGraphDeploymentStatus for the fields a manifest may carry."""
+    if not src:
+        return {}
+    extra = sorted(set(src) - {"observedGeneration", "state"})
+    if extra:
+        raise NotReproducedError(
+            "converting this status field is not reproduced (a manifest has no status)",
+            ("status", extra[0]),
+        )
+    return copy.deepcopy(src)
+
+
+def marshal_dgd_spoke_spec(save: dict[str, Any]) -> str:
+    """marshalDGDSpokeSpec: Go's bytes of ``{"version":1,"spec":<save>}``.
+
+    The rawJSON records of preservation.go are only written for EPP plugin parameters,
+    which the sparse save never holds (eppConfig converts to the hub as it is).
+    """
+    return '{"version":1,"spec":' + dumps(encode(save, _ALPHA_SPEC)) + "}"
