@@ -23,12 +23,15 @@ class AdmissionError(Exception):
         message: str,
         path: PathTuple = (),
         causes: tuple[tuple[str, PathTuple], ...] = (),
+        warnings: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
         self.path = path
         #: (one field error's text, its path) for every error the message aggregates.
         self.causes = causes
+        #: Admission warnings the webhook returned together with the refusal.
+        self.warnings = warnings
 
     def __repr__(self) -> str:
         return f"AdmissionError({self.message!r}, path={self.path!r})"
