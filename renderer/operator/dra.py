@@ -87,7 +87,7 @@ def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
     amount = Fraction(number)
     if exponent is not None:
         return amount * Fraction(10) ** int(exponent), text
-    return amount * _SUFFIXES[suffix], text
+    return amount * _SUFFIXES[suffix or ""], text
 
 
 @cache
