@@ -80,6 +80,7 @@ def generate_grove_pod_clique_set(
     if worker_hash:
         apply_grove_worker_hash_suffix(render_dgd, worker_hash)
     pcs = generate_grove_pod_clique_set_for(render_dgd, config, None, {}, checkpoint_info)
+    marshal_pod_specs(pcs)
     return {
         "apiVersion": GROVE_API_VERSION,
         "kind": "PodCliqueSet",
@@ -88,6 +89,24 @@ def generate_grove_pod_clique_set(
         # PodCliqueSetStatus: the two int32 fields without omitempty.
         "status": {"availableReplicas": 0, "updatedReplicas": 0},
     }
+
+
+def marshal_pod_specs(pcs: JSON) -> None:
+    """Write every clique's pod spec as encoding/json writes a corev1.PodSpec.
+
+    The builders work on plain dicts; Go's output keeps empty structs (``resources: {}``)
+    and drops empty omitempty fields, so the PCS equals the operator's only after this.
+    """
+    from renderer.operator.gomarshal import GoMarshalError, marshal
+
+    for clique in pcs["spec"]["template"]["cliques"]:
+        spec = clique["spec"]
+        try:
+            spec["podSpec"] = marshal(
+                spec["podSpec"], "PodSpec", f"cliques[{clique['name']}].podSpec"
+            )
+        except GoMarshalError as exc:
+            raise GroveError(str(exc)) from exc
 
 
 def apply_grove_worker_hash_suffix(render_dgd: JSON, worker_hash: str) -> None:
