@@ -9,8 +9,9 @@ Values are plain JSON dicts keyed by Go json tags (absent key = Go zero/nil):
 - ``component``: a v1beta1 DynamoComponentDeploymentSharedSpec (one ``spec.components[]``
   entry of the admitted DGD); ``dynamo_deployment``: the admitted v1beta1 DGD.
 - ``backend_framework``: the BackendFramework string ("noop", "vllm", "sglang", "trtllm").
-- ``secrets_retriever``: None here (the oracle's cluster has no docker-registry secrets,
-  so discovery adds nothing); anything else is refused.
+- ``secrets_retriever``: None or a SecretsRetriever (``get_secrets(namespace, image)`` ->
+  secret names; an exception counts as none, as Go drops the error). The oracle's cluster
+  has no docker-registry secrets, so None renders as it does.
 - ``role``: the Role string ("main", "leader", "worker", "checkpoint", "gms").
 - ``checkpoint_info``: None or a dict with checkpoint.CheckpointInfo's Go field names
   (``Enabled``, ``Ready``, ...: the struct has no json tags).
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from renderer.operator import consts
 from renderer.operator.component_common import (
@@ -191,7 +192,7 @@ def _backend_and_deployer(
 def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
     component: JSON,
     backend_framework: str,
-    secrets_retriever: object | None,
+    secrets_retriever: SecretsRetriever | None,
     parent_graph_deployment_name: str,
     namespace: str,
     role: str,
@@ -209,10 +210,6 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
     written back into it, as in Go. Raises PodSpecError where the operator returns an
     error or where this emulation does not reproduce a path (the message names the field).
     """
-    if secrets_retriever is not None:
-        raise PodSpecError(
-            "image pull secret discovery through a secrets retriever is not reproduced"
-        )
     annotations = get_pod_template_annotations(component)
     context = generate_component_context(
         component,
@@ -297,7 +294,9 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
     pod_spec["volumes"] = append_missing_pvc_volumes_for_mounts(
         pod_spec.get("volumes"), pod_spec["containers"][0].get("volumeMounts")
     )
-    # Image pull secret discovery: no retriever, so nothing is added (Go skips the block).
+    disabled = (annotations or {}).get(consts.KUBE_ANNOTATION_DISABLE_IMAGE_PULL_SECRET_DISCOVERY)
+    if disabled != consts.KUBE_LABEL_VALUE_TRUE and secrets_retriever is not None:
+        _append_discovered_image_pull_secrets(pod_spec, secrets_retriever, namespace)
 
     gms_spec = get_gpu_memory_service(component)
     if gms_spec is not None and not is_inter_pod_gms_enabled(component):
@@ -305,6 +304,47 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
     if is_intra_pod_failover_enabled(component):
         _build_failover_pod(pod_spec, number_of_nodes, backend_framework)
     return pod_spec
+
+
+class SecretsRetriever(Protocol):
+    """SecretsRetriever: the docker-registry secrets of a namespace that match an image."""
+
+    def get_secrets(self, namespace: str, registry: str) -> list[str]:
+        """GetSecrets (Go passes the whole image reference as the registry)."""
+        ...
+
+
+def append_unique_image_pull_secrets(existing: list[JSON] | None, additional: list[JSON]) -> Any:
+    """controller_common.AppendUniqueImagePullSecrets."""
+    if not additional:
+        return existing
+    out = list(existing or [])
+    seen = {ref.get("name", "") for ref in out}
+    for ref in additional:
+        if ref.get("name", "") not in seen:
+            out.append(ref)
+            seen.add(ref.get("name", ""))
+    return out
+
+
+def _append_discovered_image_pull_secrets(
+    pod_spec: JSON, retriever: SecretsRetriever, namespace: str
+) -> None:
+    discovered: list[JSON] = []
+    for container in pod_spec.get("containers") or []:
+        image = container.get("image", "")
+        if image:
+            try:
+                names = retriever.get_secrets(namespace, image)
+            except Exception:  # resolveImagePullSecrets drops the error
+                names = []
+            refs = [{"name": name} for name in names]
+            discovered = append_unique_image_pull_secrets(discovered, refs)
+    merged = append_unique_image_pull_secrets(pod_spec.get("imagePullSecrets"), discovered)
+    if merged is None:
+        pod_spec.pop("imagePullSecrets", None)
+    else:
+        pod_spec["imagePullSecrets"] = merged
 
 
 def _raise_go_error(func: Callable[..., None], *args: Any) -> None:
@@ -427,7 +467,7 @@ def merge_frontend_sidecar_defaults(
 def generate_pod_spec_for_component(  # noqa: PLR0917 - Go parameter order
     component: JSON,
     backend_framework: str,
-    secrets_retriever: object | None,
+    secrets_retriever: SecretsRetriever | None,
     dynamo_deployment: JSON,
     role: str,
     number_of_nodes: int,
