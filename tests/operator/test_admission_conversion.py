@@ -1,0 +1,207 @@
+"""admit() against the oracle: CRD defaults, v1alpha1 -> v1beta1 conversion, webhooks.
+
+Expected values are the oracle's (the pinned operator compiled unchanged): the admitted
+DGD it printed with ``--emit-rendered-dgd`` for the admission corpus
+(tests/operator/goldens/admission/, see its README) and for the shared oracle corpus
+(tests/operator/goldens/oracle/). Equality is on the parsed objects, both ways.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from renderer.operator.admission.conversion import ANN_DGD_SPEC, convert_to
+from renderer.operator.admission.crd_defaults import apply_crd_defaults
+from renderer.operator.admission.dgd_types import (
+    ALPHA,
+    decode,
+    dumps,
+    encode,
+    struct_type,
+    table,
+)
+from renderer.operator.admission.errors import AdmissionError, NotReproducedError
+from renderer.operator.admission.pipeline import admit, admit_with_warnings
+from renderer.operator.config import OperatorConfig
+from tests.operator.oracle_corpus import diff_paths, load_yaml, oracle_cases
+
+HERE = Path(__file__).parent
+ADMISSION = HERE / "goldens" / "admission"
+ADMISSION_NAMESPACE = "team-a"  # what scripts/regen-admission-goldens passes
+WARNING_PREFIX = "admission warning: "
+
+
+def _admission_cases() -> list[Path]:
+    return sorted(p for p in ADMISSION.iterdir() if (p / "dgd.yaml").exists())
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _warnings(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line[len(WARNING_PREFIX) :] for line in lines if line.startswith(WARNING_PREFIX)]
+
+
+def test_admission_corpus_is_large_enough() -> None:
+    cases = _admission_cases()
+    assert len(cases) >= 15
+    versions = {load_yaml(c / "dgd.yaml")["apiVersion"] for c in cases}
+    assert versions == {"nvidia.com/v1alpha1", "nvidia.com/v1beta1"}
+
+
+@pytest.mark.parametrize("case", _admission_cases(), ids=lambda p: p.name)
+def test_admission_golden(case: Path) -> None:
+    doc = load_yaml(case / "dgd.yaml")
+    expected = load_yaml(case / "admitted-dgd.yaml")
+    admitted, warnings = admit_with_warnings(
+        doc,
+        namespace=ADMISSION_NAMESPACE,
+        config=OperatorConfig.for_oracle(ADMISSION_NAMESPACE),
+        allow_checkpoint_with_interpod_gms=False,
+    )
+    assert diff_paths(_plain(admitted), expected) == []
+    assert warnings == _warnings(case / "oracle-warnings.txt")
+
+
+def _corpus_config(args: list[str], namespace: str) -> tuple[OperatorConfig, str]:
+    if "--namespace" in args:
+        namespace = args[args.index("--namespace") + 1]
+    extra: dict[str, Any] = {}
+    if "--operator-version" in args:
+        extra["operator_version"] = args[args.index("--operator-version") + 1]
+    checkpoint = any(a in ("--checkpoint", "--checkpoint-enabled") for a in args)
+    return OperatorConfig.for_oracle(namespace, checkpoint_enabled=checkpoint, **extra), namespace
+
+
+@pytest.mark.parametrize("case", oracle_cases(), ids=lambda c: c.name)
+def test_oracle_corpus_admitted_dgd(case: Any) -> None:
+    doc = load_yaml(case.path / "dgd.yaml")
+    args = shlex.split((case.path / "oracle-args").read_text("utf-8")) if (
+        case.path / "oracle-args"
+    ).exists() else []
+    config, namespace = _corpus_config(args, "dynamo")
+    if case.refused:
+        expected_error = (case.path / "expected-error.txt").read_text("utf-8").strip()
+        with pytest.raises(AdmissionError) as info:
+            admit(doc, namespace=namespace, config=config, allow_checkpoint_with_interpod_gms=False)
+        assert info.value.message == expected_error
+        return
+    admitted = admit(
+        doc, namespace=namespace, config=config, allow_checkpoint_with_interpod_gms=False
+    )
+    assert diff_paths(_plain(admitted), case.admitted_dgd()) == []
+
+
+# --- CRD defaults (expected values: the pinned CRD's default: fields) ----------------------
+
+
+def test_crd_defaults_absent_null_and_nested() -> None:
+    obj = {
+        "spec": {
+            "services": {
+                "W": {
+                    "multinode": {},
+                    "checkpoint": {"identity": {"model": "m"}},
+                    "extraPodSpec": {"mainContainer": {"ports": [{"containerPort": 1}]}},
+                    "failover": {"numShadows": None},
+                }
+            },
+            "restart": {"strategy": {"type": None}},
+        }
+    }
+    out = apply_crd_defaults(obj, "v1alpha1")
+    w = out["spec"]["services"]["W"]
+    assert w["multinode"] == {"nodeCount": 2}
+    assert w["checkpoint"] == {
+        "identity": {"model": "m", "pipelineParallelSize": 1, "tensorParallelSize": 1},
+        "deletionPolicy": "Delete",
+        "enabled": False,
+        "startupPolicy": "Immediate",
+        "targetContainerName": "main",
+    }
+    assert w["extraPodSpec"]["mainContainer"]["ports"] == [{"containerPort": 1, "protocol": "TCP"}]
+    assert w["failover"] == {"numShadows": 1, "mode": "intraPod"}
+    assert out["spec"]["restart"]["strategy"] == {"type": "Sequential"}
+    assert obj["spec"]["restart"]["strategy"] == {"type": None}  # the input is not mutated
+
+
+def test_crd_defaults_v1beta1_components() -> None:
+    obj = {"spec": {"components": [{"experimental": {"gpuMemoryService": {}}}]}}
+    out = apply_crd_defaults(obj, "v1beta1")
+    assert out["spec"]["components"][0]["experimental"]["gpuMemoryService"] == {
+        "deviceClassName": "gpu.nvidia.com",
+        "mode": "IntraPod",
+    }
+    assert "status" not in out  # status.state's default needs a status object
+
+
+# --- conversion pieces --------------------------------------------------------------------
+
+_ALPHA_ROOT = struct_type(table()["roots"]["v1alpha1"])
+
+
+def _alpha(spec: dict[str, Any], **meta: Any) -> dict[str, Any]:
+    doc = {
+        "apiVersion": "nvidia.com/v1alpha1",
+        "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "x", **meta},
+        "spec": spec,
+    }
+    decoded: dict[str, Any] = decode(doc, _ALPHA_ROOT)
+    return decoded
+
+
+def test_preserved_hub_spec_is_refused() -> None:
+    doc = _alpha({"services": {}}, annotations={ANN_DGD_SPEC: '{"version":1,"spec":{}}'})
+    with pytest.raises(NotReproducedError) as info:
+        convert_to(doc)
+    assert info.value.path == ("metadata", "annotations", ANN_DGD_SPEC)
+
+
+def test_status_beyond_state_is_refused() -> None:
+    doc = _alpha({"services": {}})
+    doc["status"] = {"state": "ready", "conditions": [{"type": "Ready"}]}
+    with pytest.raises(NotReproducedError) as info:
+        convert_to(doc)
+    assert info.value.path == ("status", "conditions")
+
+
+def test_case_folded_key_is_refused() -> None:
+    doc = {
+        "apiVersion": "nvidia.com/v1beta1",
+        "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "x"},
+        "spec": {"components": [{"name": "a", "Replicas": 2}]},
+    }
+    with pytest.raises(NotReproducedError) as info:
+        admit(doc, namespace="n")
+    assert info.value.path == ("spec", "components", 0, "Replicas")
+
+
+def test_unsupported_api_version_is_refused() -> None:
+    with pytest.raises(AdmissionError):
+        admit({"apiVersion": "nvidia.com/v2", "kind": "DynamoGraphDeployment"}, namespace="n")
+
+
+def test_annotation_bytes_follow_go_field_order() -> None:
+    # The bytes of the alpha-probe-merge golden, as the operator wrote them.
+    case = ADMISSION / "alpha-probe-merge"
+    expected = load_yaml(case / "admitted-dgd.yaml")["metadata"]["annotations"][ANN_DGD_SPEC]
+    doc = decode(apply_crd_defaults(load_yaml(case / "dgd.yaml"), "v1alpha1"), _ALPHA_ROOT)
+    hub = convert_to(copy.deepcopy(doc))
+    assert hub["metadata"]["annotations"][ANN_DGD_SPEC] == expected
+    spec = json.loads(expected)["spec"]
+    alpha_spec = struct_type(ALPHA + "DynamoGraphDeploymentSpec")
+    assert dumps(encode(decode(spec, alpha_spec), alpha_spec)) == json.dumps(
+        spec, separators=(",", ":")
+    )
