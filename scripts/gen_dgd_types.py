@@ -86,7 +86,6 @@ ROOTS = {
 
 _STRUCT_RE = re.compile(r"^type\s+(\w+)\s+struct\s*\{", re.M)
 _NAMED_RE = re.compile(r"^type\s+(\w+)\s+(=\s*)?([^\s{][^\n]*?)\s*$", re.M)
-_FIELD_RE = re.compile(r"^\s*(?:(\w+)\s+)?([\w.*\[\]]+(?:\[[\w.*]+\][\w.*\[\]]+)?)\s*(`[^`]*`)?\s*$")
 
 
 class GenError(RuntimeError):

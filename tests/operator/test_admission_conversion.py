@@ -86,9 +86,11 @@ def _corpus_config(args: list[str], namespace: str) -> tuple[OperatorConfig, str
 @pytest.mark.parametrize("case", oracle_cases(), ids=lambda c: c.name)
 def test_oracle_corpus_admitted_dgd(case: Any) -> None:
     doc = load_yaml(case.path / "dgd.yaml")
-    args = shlex.split((case.path / "oracle-args").read_text("utf-8")) if (
-        case.path / "oracle-args"
-    ).exists() else []
+    args = (
+        shlex.split((case.path / "oracle-args").read_text("utf-8"))
+        if (case.path / "oracle-args").exists()
+        else []
+    )
     config, namespace = _corpus_config(args, "dynamo")
     if case.refused:
         expected_error = (case.path / "expected-error.txt").read_text("utf-8").strip()
@@ -106,7 +108,7 @@ def test_oracle_corpus_admitted_dgd(case: Any) -> None:
 
 
 def test_crd_defaults_absent_null_and_nested() -> None:
-    obj = {
+    obj: dict[str, Any] = {
         "spec": {
             "services": {
                 "W": {
@@ -119,7 +121,7 @@ def test_crd_defaults_absent_null_and_nested() -> None:
             "restart": {"strategy": {"type": None}},
         }
     }
-    out = apply_crd_defaults(obj, "v1alpha1")
+    out: dict[str, Any] = apply_crd_defaults(obj, "v1alpha1")
     w = out["spec"]["services"]["W"]
     assert w["multinode"] == {"nodeCount": 2}
     assert w["checkpoint"] == {
@@ -136,7 +138,7 @@ def test_crd_defaults_absent_null_and_nested() -> None:
 
 
 def test_crd_defaults_v1beta1_components() -> None:
-    obj = {"spec": {"components": [{"experimental": {"gpuMemoryService": {}}}]}}
+    obj: dict[str, Any] = {"spec": {"components": [{"experimental": {"gpuMemoryService": {}}}]}}
     out = apply_crd_defaults(obj, "v1beta1")
     assert out["spec"]["components"][0]["experimental"]["gpuMemoryService"] == {
         "deviceClassName": "gpu.nvidia.com",

@@ -23,13 +23,8 @@ from renderer.operator.admission.conversion_spec import (
     convert_from_dynamo_component_deployment_shared_spec,
     convert_from_provider_override,
 )
-from renderer.operator.admission.dgd_types import (
-    ALPHA,
-    NotReproducedError,
-    dumps,
-    encode,
-    struct_type,
-)
+from renderer.operator.admission.dgd_types import ALPHA, dumps, encode, struct_type
+from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.goreflect import is_semantic_zero
 
 DGD_CONVERSION_ANNOTATION_PREFIX = "nvidia.com/dgd-"

@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from renderer.operator.admission.dgd_types import ALPHA, CORE, NotReproducedError, struct_type
-from renderer.operator.admission.errors import PathTuple
+from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
+from renderer.operator.admission.errors import NotReproducedError, PathTuple
 from renderer.operator.admission.goreflect import (
     is_semantic_zero,
     mergo_merge,
@@ -293,7 +293,7 @@ def _merge_extra_pod_spec_main_container(
     dedicated_mounts = _clone(base.get("volumeMounts") or [])
     main["name"] = MAIN_CONTAINER_NAME
     merged: dict[str, Any] = mergo_merge(
-        base, main, _CONTAINER, path + ("extraPodSpec", "mainContainer")
+        base, main, _CONTAINER, (*path, "extraPodSpec", "mainContainer")
     )
     _set(merged, "env", merge_envs(base_envs, main.get("env")))
     # The v1alpha1 renderer put extraPodSpec.mainContainer's mounts first, then the

@@ -120,11 +120,11 @@ def decode(value: Any, t: dict[str, Any], path: PathTuple = ()) -> Any:
             raise NotReproducedError("byte slices are not reproduced", path)
         if not isinstance(value, list):
             raise _type_error(path, "a list", value)
-        return [_decode_elem(v, t["elem"], path + (i,)) for i, v in enumerate(value)]
+        return [_decode_elem(v, t["elem"], (*path, i)) for i, v in enumerate(value)]
     if kind == "map":
         if not isinstance(value, dict):
             raise _type_error(path, "a map", value)
-        return {str(k): _decode_elem(v, t["elem"], path + (str(k),)) for k, v in value.items()}
+        return {str(k): _decode_elem(v, t["elem"], (*path, str(k))) for k, v in value.items()}
     if kind == "special":
         return _decode_special(value, t, path)
     return _decode_scalar(value, kind, path)
@@ -158,20 +158,20 @@ def _decode_struct(value: dict[str, Any], name: str, path: PathTuple) -> dict[st
     folded = _FOLDED[name]
     out: dict[str, Any] = {}
     groups: set[tuple[str, ...]] = set()
-    for key, raw in value.items():
-        key = str(key)
+    for raw_key, raw in value.items():
+        key = str(raw_key)
         field = idx.get(key)
         if field is None:
             if key.casefold() in folded:
                 raise NotReproducedError(
                     f"key {key!r} differs from the field {folded[key.casefold()]!r} only in"
                     " case; Go's decoder would take it, this emulation does not",
-                    path + (key,),
+                    (*path, key),
                 )
             continue  # unknown: Go drops it
         if field.get("viaPtr"):
             groups.add(tuple(field["viaPtr"]))
-        decoded = decode(raw, field["type"], path + (key,))
+        decoded = decode(raw, field["type"], (*path, key))
         if decoded is None:
             out.pop(key, None)
         else:
@@ -291,7 +291,7 @@ def _utf8(key: str) -> bytes:
 def _is_empty(value: Any, t: dict[str, Any]) -> bool:
     """encoding/json's omitempty test on a sparse value."""
     if value is None:
-        return t["kind"] != "struct" and t["kind"] != "special" or t.get("marshaler") == "raw"
+        return (t["kind"] != "struct" and t["kind"] != "special") or t.get("marshaler") == "raw"
     if t["kind"] in ("slice", "map"):
         return len(value) == 0
     if t["kind"] in ("string", "bool") or t["kind"].startswith(("int", "uint", "float")):

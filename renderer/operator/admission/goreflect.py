@@ -17,8 +17,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from renderer.operator.admission.dgd_types import NotReproducedError, struct_fields
-from renderer.operator.admission.errors import PathTuple
+from renderer.operator.admission.dgd_types import struct_fields
+from renderer.operator.admission.errors import NotReproducedError, PathTuple
 
 
 def semantic_equal(a: Any, b: Any, t: dict[str, Any]) -> bool:
@@ -48,7 +48,9 @@ def _equal(a: Any, b: Any, t: dict[str, Any], *, semantic: bool) -> bool:
         if len(a) != len(b):
             return False
         if kind == "slice":
-            return all(_equal(x, y, t["elem"], semantic=semantic) for x, y in zip(a, b))
+            return all(
+                _equal(x, y, t["elem"], semantic=semantic) for x, y in zip(a, b, strict=False)
+            )
         return set(a) == set(b) and all(_equal(a[k], b[k], t["elem"], semantic=semantic) for k in a)
     if kind == "struct":
         a = a or {}
@@ -59,7 +61,7 @@ def _equal(a: Any, b: Any, t: dict[str, Any], *, semantic: bool) -> bool:
         )
     # Scalars and the marshaler types: sparse values are canonical (a zero is absent,
     # quantities are canonical text, so equal value means equal text).
-    return _scalar(a, t) == _scalar(b, t)
+    return bool(_scalar(a, t) == _scalar(b, t))
 
 
 def _scalar(v: Any, t: dict[str, Any]) -> Any:
@@ -94,7 +96,7 @@ def _empty(v: Any, t: dict[str, Any]) -> bool:
         return _empty(v, t["elem"])
     if kind in ("slice", "map", "string"):
         return len(v) == 0
-    if kind == "struct" or kind == "special":
+    if kind in {"struct", "special"}:
         return False
     return not v
 
@@ -105,7 +107,7 @@ def _merge(dst: Any, src: Any, t: dict[str, Any], path: PathTuple) -> Any:
         out = dict(dst or {})
         for field in struct_fields(t["name"]):
             key = field["json"]
-            merged = _merge(out.get(key), (src or {}).get(key), field["type"], path + (key,))
+            merged = _merge(out.get(key), (src or {}).get(key), field["type"], (*path, key))
             if merged is None:
                 out.pop(key, None)
             else:
