@@ -16,27 +16,47 @@ reproduce raise :class:`NotReproducedError`; the operator's own failures raise
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from renderer.operator import consts as c
-from renderer.operator.typed_json import NotReproducedError
+from renderer.operator.graph_env import is_worker_component, merge_envs
+from renderer.operator.v1beta1_helpers import (
+    compute_dynamo_namespace,
+    ensure_main_container,
+    ensure_pod_template,
+    get_main_container,
+    get_pod_template_annotations,
+    get_pod_template_labels,
+    merge_low_priority_metadata,
+)
 
 JSON = dict[str, Any]
 DCD_TYPE = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeployment"
 API_VERSION = "nvidia.com/v1beta1"
 KIND = "DynamoComponentDeployment"
-WORKER_TYPES = ("worker", "prefill", "decode")
 
-# dgdPropagatedAnnotationKeys: DGD metadata annotations copied into component pod templates.
-DGD_PROPAGATED_ANNOTATION_KEYS = (
-    c.KUBE_ANNOTATION_ENABLE_METRICS,
-    c.KUBE_ANNOTATION_DYNAMO_DISCOVERY_BACKEND,
-    c.KUBE_ANNOTATION_DYNAMO_KUBE_DISCOVERY_MODE,
-    c.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION,
-    c.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND,
-)
+__all__ = [
+    "DCDGenerationError",
+    "RestartState",
+    "RollingUpdateContext",
+    "compute_dynamo_namespace",
+    "ensure_main_container",
+    "ensure_pod_template",
+    "generate_dynamo_components_deployments",
+    "generate_single_dcd",
+    "get_dcd_resource_name",
+    "get_dynamo_namespace",
+    "get_main_container",
+    "get_pod_template_annotations",
+    "get_pod_template_labels",
+    "is_worker_component",
+    "merge_envs",
+    "merge_low_priority_metadata",
+    "normalize_kube_resource_name",
+    "printed_dcd",
+    "printed_dcds",
+]
 
 
 class DCDGenerationError(ValueError):
@@ -65,18 +85,6 @@ class RollingUpdateContext:
 
     def in_progress(self) -> bool:
         return len(self.old_worker_replica_targets_by_component) > 0
-
-
-def is_worker_component(component_type: str) -> bool:
-    """IsWorkerComponent: worker, prefill and decode."""
-    return component_type in WORKER_TYPES
-
-
-def compute_dynamo_namespace(global_dynamo_namespace: bool, k8s_namespace: str, dgd_name: str) -> str:
-    """v1beta1.ComputeDynamoNamespace."""
-    if global_dynamo_namespace:
-        return c.GLOBAL_DYNAMO_NAMESPACE
-    return f"{k8s_namespace}-{dgd_name.replace('.', '-')}"
 
 
 def get_dynamo_namespace(obj: JSON, service: JSON) -> str:
@@ -113,109 +121,15 @@ def normalize_kube_resource_name(name: str) -> str:
     return _go_lower(name.replace(".", "-"))
 
 
-# --- v1beta1_helpers.go ---------------------------------------------------------------------
-
-
-def ensure_pod_template(component: JSON) -> JSON:
-    """ensurePodTemplate: a pod template with non-nil label and annotation maps."""
-    tpl = component.get("podTemplate")
-    if tpl is None:
-        tpl = component["podTemplate"] = {}
-    meta = tpl.setdefault("metadata", {})
-    if meta.get("labels") is None:
-        meta["labels"] = {}
-    if meta.get("annotations") is None:
-        meta["annotations"] = {}
-    return tpl  # type: ignore[no-any-return]
-
-
-def ensure_main_container(pod_template: JSON) -> JSON:
-    """ensureMainContainer: the ``main`` container, prepended when missing."""
-    spec = pod_template.setdefault("spec", {})
-    containers = spec.get("containers") or []
-    for container in containers:
-        if container.get("name") == c.MAIN_CONTAINER_NAME:
-            return container  # type: ignore[no-any-return]
-    main: JSON = {"name": c.MAIN_CONTAINER_NAME}
-    spec["containers"] = [main, *containers]
-    return main
-
-
-def get_main_container(component: JSON | None) -> JSON | None:
-    if component is None or component.get("podTemplate") is None:
-        return None
-    for container in (component["podTemplate"].get("spec") or {}).get("containers") or []:
-        if container.get("name") == c.MAIN_CONTAINER_NAME:
-            return container  # type: ignore[no-any-return]
-    return None
-
-
-def get_pod_template_labels(component: JSON | None) -> dict[str, str] | None:
-    if component is None or component.get("podTemplate") is None:
-        return None
-    return ((component["podTemplate"].get("metadata") or {}).get("labels")) or None
-
-
-def get_pod_template_annotations(component: JSON | None) -> dict[str, str] | None:
-    if component is None or component.get("podTemplate") is None:
-        return None
-    return ((component["podTemplate"].get("metadata") or {}).get("annotations")) or None
-
-
-def merge_low_priority_metadata(dst: dict[str, str] | None, src: dict[str, str] | None) -> Any:
-    """mergeLowPriorityMetadata: keys already in ``dst`` win."""
-    if not src:
-        return dst
-    if dst is None:
-        dst = {}
-    for key, value in src.items():
-        dst.setdefault(key, value)
-    return dst
-
-
-def merge_envs(common: list[JSON] | None, specific: list[JSON] | None) -> list[JSON]:
-    """MergeEnvs: by name, ``specific`` wins, last duplicate wins; sorted by name."""
-    by_name: dict[str, JSON] = {}
-    for env in common or []:
-        by_name[env.get("name", "")] = copy.deepcopy(env)  # corev1.EnvVar is a value
-    for env in specific or []:
-        by_name[env.get("name", "")] = copy.deepcopy(env)
-    return [by_name[k] for k in sorted(by_name, key=lambda s: s.encode("utf-8", "surrogatepass"))]
-
-
-# --- applyDGDTemplateDefaults -----------------------------------------------------------------
-
-
-def should_apply_kv_transfer_policy_to_worker_component(component: JSON, dgd: JSON) -> bool:
-    kvt = ((dgd.get("spec") or {}).get("experimental") or {}).get("kvTransferPolicy")
-    return (
-        kvt is not None
-        and bool(kvt.get("labelKey") or kvt.get("clusterTopologyName"))
-        and is_worker_component(component.get("type", ""))
-    )
-
-
 def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
     """applyDGDTemplateDefaults for the DCD path (no Grove topology domains)."""
-    spec = dgd.get("spec") or {}
-    if spec.get("env"):
-        main = ensure_main_container(ensure_pod_template(component))
-        main["env"] = merge_envs(spec["env"], main.get("env"))
-    if should_apply_kv_transfer_policy_to_worker_component(component, dgd):
-        raise NotReproducedError(
-            "the kv-transfer topology projection of worker pod templates is not reproduced",
-            "spec.experimental.kvTransferPolicy",
-        )
-    tpl = ensure_pod_template(component)
-    annotations = tpl["metadata"]["annotations"]
-    dgd_annotations = (dgd.get("metadata") or {}).get("annotations") or {}
-    for key in DGD_PROPAGATED_ANNOTATION_KEYS:
-        if key in dgd_annotations and key not in annotations:
-            annotations[key] = dgd_annotations[key]
-    tpl["metadata"]["annotations"] = merge_low_priority_metadata(annotations, spec.get("annotations"))
-    tpl["metadata"]["labels"] = merge_low_priority_metadata(
-        tpl["metadata"]["labels"], spec.get("labels")
-    )
+    from renderer.operator.graph_env import apply_dgd_template_defaults as apply
+
+    apply(component, dgd, None)
+    # corev1.EnvVar is a value: a DCD must not share env entries with the DGD or another DCD.
+    main = get_main_container(component)
+    if main is not None and main.get("env"):
+        main["env"] = copy.deepcopy(main["env"])
 
 
 # --- GenerateDynamoComponentsDeployments ----------------------------------------------------
@@ -350,6 +264,15 @@ def generate_single_dcd(  # noqa: PLR0913, PLR0917 - Go parameter order, by conv
 
     apply_dgd_template_defaults(spec, parent_dgd)
 
+    from renderer.operator import graph_env
+
+    if graph_env.should_apply_kv_transfer_policy_to_worker_component(spec, parent_dgd):
+        # The topology label controller reads these from the DCD and copies them to pods.
+        kvt = parent_dgd["spec"]["experimental"]["kvTransferPolicy"]
+        graph_env.apply_kv_transfer_policy_topology_annotations(
+            dcd_meta.setdefault("annotations", {}), kvt
+        )
+
     if restart_state is not None and restart_state.should_annotate_component(component_name):
         ensure_pod_template(spec)["metadata"]["annotations"][c.RESTART_ANNOTATION] = (
             restart_state.timestamp
@@ -454,7 +377,3 @@ def printed_dcds(dcds: dict[str, JSON]) -> list[JSON]:
     return sorted(
         (printed_dcd(d) for d in dcds.values()), key=lambda d: str(d["metadata"].get("name", ""))
     )
-
-
-def _json_copy(value: Any) -> Any:
-    return json.loads(json.dumps(value))
