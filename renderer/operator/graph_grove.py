@@ -27,7 +27,6 @@ from renderer.operator.graph_grove_meta import (
     STARTUP_POLICY_WAIT,
     apply_restart_annotation,
     apply_restore_candidate_metadata,
-    apply_restore_pod_metadata_cleared,
     ensure_pod_template,
     generate_annotations,
     generate_labels,
@@ -324,7 +323,7 @@ def generate_grove_pod_clique_set_for(
                 consts.KUBE_ANNOTATION_DYNAMO_DISCOVERY_BACKEND
             ] = discovery_backend
         info = (checkpoint_info_by_component or {}).get(name)
-        _check_pod_spec_restore(operator_config, info, name)
+        restore = _resolve_pod_spec_restore(operator_config, info, name)
         number_of_nodes = get_number_of_nodes(component)
         replicas = component.get("replicas")
         roles = expand_roles_for_component(
@@ -344,6 +343,7 @@ def generate_grove_pod_clique_set_for(
                 discovery_backend,
                 restart_state,
                 existing_restart_annotations,
+                restore,
                 topology_domains,
             )
             template["cliques"].append(clique)
@@ -403,22 +403,23 @@ def _gms_resource_claim_templates(
     return configs
 
 
-def _check_pod_spec_restore(config: OperatorConfig, info: JSON | None, name: str) -> None:
-    """checkpoint.ResolvePodSpecRestore: needed only for a Ready non-Immediate checkpoint.
+def _resolve_pod_spec_restore(config: OperatorConfig, info: JSON | None, name: str) -> Any:
+    """checkpoint.ResolvePodSpecRestore for a non-Immediate checkpoint (else None)."""
+    from renderer.operator.checkpoint_restore import (
+        CheckpointRestoreError,
+        resolve_pod_spec_restore,
+    )
 
-    That path reads the DynamoCheckpoint and the storage and rewrites the pod spec for a
-    restore; it is not reproduced.
-    """
     if not config.gates.checkpoint or info is None:
-        return
-    policy = info.get("StartupPolicy") or ""
-    if policy in ("", STARTUP_POLICY_IMMEDIATE):
-        return
-    if info.get("Enabled") and info.get("Ready"):
+        return None
+    if (info.get("StartupPolicy") or "") in ("", STARTUP_POLICY_IMMEDIATE):
+        return None
+    try:
+        return resolve_pod_spec_restore(info, config.checkpoint.storage)
+    except CheckpointRestoreError as exc:
         raise GroveError(
-            f"spec.components[{name}].experimental.checkpoint: restoring a Ready checkpoint "
-            f"with startupPolicy {policy} into the pod spec is not reproduced"
-        )
+            f"failed to resolve checkpoint restore for component {name}: {exc}"
+        ) from exc
 
 
 def build_grove_scaling_group_config(  # noqa: PLR0917 - Go parameter order
@@ -528,9 +529,19 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
     discovery_backend: str,
     restart_state: JSON | None,
     existing_restart_annotations: dict[str, str] | None,
+    checkpoint_restore: Any,
     grove_cluster_topology_domains: list[str] | None,
 ) -> JSON:
-    """buildCliqueForRole: one PodCliqueTemplateSpec (pod spec, replicas, metadata)."""
+    """buildCliqueForRole: one PodCliqueTemplateSpec (pod spec, replicas, metadata).
+
+    ``checkpoint_restore`` is what ResolvePodSpecRestore returned for the component.
+    """
+    from renderer.operator.checkpoint_restore import (
+        CheckpointRestoreError,
+        apply_restore_pod_metadata_with_storage_config,
+        inject_resolved_checkpoint_into_pod_spec,
+    )
+
     try:
         pod_spec = generate_pod_spec_for_role(
             role, component, backend_framework, dynamo_deployment, number_of_nodes,
@@ -547,8 +558,22 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
         and info is not None
         and policy in ("", STARTUP_POLICY_IMMEDIATE)
     )
-    # The restore injection itself (a Ready non-Immediate checkpoint) is refused upstream
-    # by _check_pod_spec_restore, so InjectResolvedCheckpointIntoPodSpec is a no-op here.
+    if operator_config.gates.checkpoint and not gms and not admission_restore:
+        if (
+            info is not None
+            and info.get("Enabled")
+            and info.get("Ready")
+            and not checkpoint_restore
+        ):
+            raise GroveError(f"resolved checkpoint restore is required for role {role.name}")
+        try:
+            inject_resolved_checkpoint_into_pod_spec(
+                pod_spec, checkpoint_restore, operator_config.checkpoint.effective_seccomp_profile()
+            )
+        except CheckpointRestoreError as exc:
+            raise GroveError(
+                f"failed to inject checkpoint config for role {role.name}: {exc}"
+            ) from exc
     multinode = number_of_nodes > 1
     failover = is_inter_pod_failover_enabled(component)
     pcsg = uses_pcsg(component)
@@ -601,7 +626,14 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
         if admission_restore:
             apply_restore_candidate_metadata(labels, annotations, info)
         else:
-            apply_restore_pod_metadata_cleared(labels, annotations)
+            try:
+                apply_restore_pod_metadata_with_storage_config(
+                    labels, annotations, info, operator_config.checkpoint.storage
+                )
+            except CheckpointRestoreError as exc:
+                raise GroveError(
+                    f"failed to apply checkpoint metadata for role {role.name}: {exc}"
+                ) from exc
     annotations = apply_restart_annotation(
         annotations, component_name, restart_state, existing_restart_annotations
     )
