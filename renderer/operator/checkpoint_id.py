@@ -322,6 +322,11 @@ def resolve_component_checkpoint(
             )
             return res
     if not ref:
+        problem = _auto_checkpoint_problem(dgd, component, cfg)
+        if problem:
+            res.ok = False
+            res.reason = f"failed to create checkpoint for component {name}: {problem}"
+            return res
         deletion = cfg.get("deletionPolicy") or DELETION_DELETE
         if found is not None:
             found_id = checkpoint_id_of(found)
@@ -349,6 +354,41 @@ def resolve_component_checkpoint(
     res.startup_policy = policy
     res.restore_target_containers = list(info.get("RestoreTargetContainers") or [])
     return res
+
+
+def _auto_checkpoint_problem(dgd: JSON, component: JSON, cfg: JSON) -> str | None:
+    """createCheckpointCR's checks before it creates or reads the object (None: passes)."""
+    from renderer.operator.backend import (
+        BackendError,
+        get_backend_framework_from_component,
+        parse_backend_framework,
+    )
+    from renderer.operator.typed_json import NotReproducedError
+
+    name = component.get("name", "")
+    try:
+        framework = get_backend_framework_from_component(component, dgd)
+    except BackendError as err:
+        return f"failed to determine backend framework for component {name}: {err}"
+    legacy = (cfg.get("identity") or {}).get("backendFramework", "")
+    if framework in ("", "noop") and legacy:
+        try:
+            framework = parse_backend_framework(legacy)
+        except BackendError as err:
+            return f"invalid legacy checkpoint identity backend framework for component {name}: {err}"
+    if framework in ("", "noop"):
+        return (
+            f"checkpoint backend framework for component {name} could not be determined;"
+            " set spec.backendFramework or use a recognizable worker command"
+        )
+    target = cfg.get("targetContainerName") or "main"
+    containers = ((component.get("podTemplate") or {}).get("spec") or {}).get("containers") or []
+    if target != "main" and not any(ctr.get("name") == target for ctr in containers):
+        raise NotReproducedError(
+            "a checkpoint target container outside the pod template is not reproduced",
+            f"spec.components[{name}].experimental.checkpoint.targetContainerName",
+        )
+    return None
 
 
 def resolve_dgd_checkpoints(
