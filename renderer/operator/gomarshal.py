@@ -11,10 +11,11 @@ the JSON value Go would write for the typed value it stands for:
 - resource.Quantity is written in Go's canonical form (``8Gi``, ``1536Mi``), IntOrString as
   number or string as decoded, metav1.Time ``null`` / omitted where ``omitzero``.
 
-The field table is renderer/data/binding-types.json (k8s.io/api v0.34.3, shared with the
-checkpoint binding encoder) plus the pod-spec fields k8s.io/api added up to v0.36.2, the
-version the pinned operator builds with. A key the table does not know, or a value of the
-wrong JSON type, raises GoMarshalError naming the path: nothing is guessed.
+The field table is renderer/data/dgd-types.json (generated from the pinned API sources with
+k8s.io/api v0.36.2, the version the pinned operator builds with; scripts/gen_dgd_types.py).
+A key the table does not know, a value of the wrong JSON type or a Go kind this module does
+not write (floats, durations, raw JSON other than FieldsV1) raises GoMarshalError naming the
+path: nothing is guessed.
 
 ``struct_fields`` exposes the same table to the merge emulation (gomerge.py).
 """
@@ -35,29 +36,8 @@ TIME = "k8s.io/apimachinery/pkg/apis/meta/v1.Time"
 INT_OR_STRING = "k8s.io/apimachinery/pkg/util/intstr.IntOrString"
 FIELDS_V1 = "k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1"
 
-_STR = {"kind": "string"}
-
-# Spec fields k8s.io/api gained between v0.34.3 and v0.36.2 (core/v1/types.go):
-# PodSpec.schedulingGroup (*PodSchedulingGroup{podGroupName *string}).
-_EXTRA_FIELDS: dict[str, list[dict[str, Any]]] = {
-    CORE + "PodSpec": [
-        {
-            "json": "schedulingGroup",
-            "omitempty": True,
-            "type": {
-                "kind": "ptr",
-                "elem": {"kind": "struct", "name": CORE + "PodSchedulingGroup"},
-            },
-        }
-    ],
-}
-_EXTRA_TYPES: dict[str, Any] = {
-    CORE + "PodSchedulingGroup": {
-        "fields": [
-            {"json": "podGroupName", "omitempty": True, "type": {"kind": "ptr", "elem": _STR}}
-        ]
-    }
-}
+#: Go types the marshaller writes through their own MarshalJSON (by type name).
+_MARSHALERS = frozenset({QUANTITY, TIME, INT_OR_STRING, FIELDS_V1})
 
 
 class GoMarshalError(ValueError):
@@ -76,13 +56,22 @@ class GoField:
 
 @functools.cache
 def _types() -> dict[str, Any]:
-    text = resources.files("renderer").joinpath("data", "binding-types.json").read_text("utf-8")
+    text = resources.files("renderer").joinpath("data", "dgd-types.json").read_text("utf-8")
     types: dict[str, Any] = json.loads(text)["types"]
-    types = dict(types)
-    types.update(_EXTRA_TYPES)
-    for name, extra in _EXTRA_FIELDS.items():
-        types[name] = {"fields": [*types[name]["fields"], *extra]}
-    return types
+    return {
+        name: {"fields": [_normalized(f) for f in spec["fields"]]} for name, spec in types.items()
+    }
+
+
+def _normalized(item: Any) -> Any:
+    """The table's ``special`` descriptors (own MarshalJSON) as named struct kinds."""
+    if isinstance(item, dict):
+        if item.get("kind") == "special":
+            return {"kind": "struct", "name": item["name"], "marshaler": item["marshaler"]}
+        return {k: _normalized(v) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_normalized(v) for v in item]
+    return item
 
 
 def type_name(name: str) -> str:
@@ -243,6 +232,8 @@ def _marshal_struct(value: Any, desc: dict[str, Any], path: str) -> Any:
         return value
     if name == FIELDS_V1:
         return value
+    if desc.get("marshaler"):
+        raise GoMarshalError(f"{path}: writing a {_short(name)} is not reproduced")
     _check(isinstance(value, dict), path, "an object", value)
     fields = struct_fields(name)
     unknown = [k for k in value if k not in fields]
