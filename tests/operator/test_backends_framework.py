@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from backend_cases import ids, table
 
 from renderer.operator import backend
 from renderer.operator.backend import BackendError
-from tests.operator.backend_cases import ids, table
 
 FILE = "graph_backend_test.json"
 

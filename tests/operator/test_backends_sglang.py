@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from backend_cases import deployer, ids, static_gpus, table
 
 from renderer.operator.backend_sglang import SGLangBackend
 from renderer.operator.utils import is_python_command
-from tests.operator.backend_cases import deployer, ids, static_gpus, table
 
 FILE = "backend_sglang_test.json"
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from backend_cases import deployer, ids, static_gpus, table
 
 from renderer.operator.backend_trtllm import TRTLLMBackend
 from renderer.operator.dra import resolve_gpu_count
 from renderer.operator.utils import shell_quote_for_bash_c
-from tests.operator.backend_cases import deployer, ids, static_gpus, table
 
 FILE = "backend_trtllm_test.json"
 SECRET = "mpi-run-ssh-secret"

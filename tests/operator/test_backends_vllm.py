@@ -12,6 +12,7 @@ import subprocess
 from typing import Any
 
 import pytest
+from backend_cases import deployer, find_env, ids, static_gpus, table
 
 from renderer.operator import consts
 from renderer.operator.backend_vllm import (
@@ -21,7 +22,6 @@ from renderer.operator.backend_vllm import (
     update_vllm_multinode_args,
 )
 from renderer.operator.utils import container_has_arg, shell_quote_posix
-from tests.operator.backend_cases import deployer, find_env, ids, static_gpus, table
 
 FILE = "backend_vllm_test.json"
 
