@@ -210,6 +210,13 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
     written back into it, as in Go. Raises PodSpecError where the operator returns an
     error or where this emulation does not reproduce a path (the message names the field).
     """
+    if component.get("type", "") == consts.COMPONENT_TYPE_EPP:
+        # component_epp.py follows the pinned source, but no reference output exists to
+        # check it against: the operator's admission refuses EPP components offline.
+        raise PodSpecError(
+            "type: epp: the EPP pod spec is not reproduced (the operator's admission refuses"
+            " EPP components when the InferencePool API cannot be detected)"
+        )
     annotations = get_pod_template_annotations(component)
     context = generate_component_context(
         component,
