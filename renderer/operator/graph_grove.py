@@ -63,6 +63,19 @@ from renderer.operator.graph_grove_spec import (
 
 JSON = dict[str, Any]
 
+__all__ = [
+    "GroveError",
+    "apply_grove_worker_hash_suffix",
+    "build_clique_for_role",
+    "build_grove_scaling_group_config",
+    "generate_grove_pod_clique_set",
+    "generate_grove_pod_clique_set_for",
+    "generate_pod_spec_for_role",
+    "go_duration_string",
+    "marshal_pod_specs",
+    "should_gate_grove_scaling_group_replicas",
+]
+
 GROVE_API_VERSION = "grove.io/v1alpha1"
 CLIQUE_STARTUP_ANY_ORDER = "CliqueStartupTypeAnyOrder"
 
