@@ -4,12 +4,10 @@ Shared by defaulting (``default_target``) and validation (``expected_target``,
 ``validate_value``, ``writes_grove_topology``). Components are v1beta1
 ``DynamoComponentDeploymentSharedSpec`` JSON dicts.
 
-``validate_value`` first checks the fields this release knows against the Grove Go types
-(json.Unmarshal into PodCliqueSet / PodCliqueTemplateSpec / PodCliqueScalingGroupConfig);
-that check is reproduced for the fields a topology override uses (``topologyConstraint``'s
-``topologyName``/``packDomain``, the PodCliqueSet ``apiVersion``/``kind``/``spec.replicas``
-and empty objects). Any other field would need the full Grove schema: it is refused with
-``NotReproducedError`` naming the field rather than judged differently from the operator.
+``validate_value`` first checks the value against the Grove Go type of its target (see
+grove_shape: the fields a topology override uses are modelled; any other field is refused
+with ``NotReproducedError`` rather than judged differently from the operator), then the
+Dynamo ownership boundary.
 """
 
 from __future__ import annotations
@@ -125,13 +123,15 @@ def _is_object(value: Any) -> bool:
     return isinstance(value, dict)
 
 
-def validate_value(target: str, value: Any, field_prefix: str = "value") -> list[ValueError_]:
+def validate_value(target: str, value: Any) -> list[ValueError_]:
     """ValidateValue over the decoded ``override.value`` (None when absent)."""
     if not _is_object(value):
         return [ValueError_("", _not_object_detail(value))]
-    shape = _known_shape_error(target, value, field_prefix)
+    from renderer.operator.admission.grove_shape import known_shape_error
+
+    shape = known_shape_error(target, value)
     if shape is not None:
-        return [shape]
+        return [ValueError_("", f"does not match the registered {target} schema: {shape}")]
     if target == TARGET_POD_CLIQUE_SET:
         return _validate_pod_clique_set_value(value)
     if target in (TARGET_POD_CLIQUE_TEMPLATE_SPEC, TARGET_POD_CLIQUE_SCALING_GROUP_CONFIG):
@@ -211,61 +211,3 @@ def _reject_unknown(root: dict[str, Any], path: str, allowed: tuple[str, ...]) -
 
 def _join(parent: str, child: str) -> str:
     return child if not parent else parent + "." + child
-
-
-def _known_shape_error(target: str, value: dict[str, Any], prefix: str) -> ValueError_ | None:
-    """validateKnownGroveShape for the fields reproduced here (see the module docstring)."""
-
-    def refuse(where: str) -> NotReproducedError:
-        return NotReproducedError(
-            f"provider override {prefix}.{where}: checking it against the Grove {target} "
-            "schema is not reproduced",
-            (),
-        )
-
-    def check_topology(tc: Any, where: str) -> None:
-        if tc is None or tc == {}:
-            return
-        if not isinstance(tc, dict):
-            raise refuse(where)
-        for key, item in tc.items():
-            if key in ("topologyName", "packDomain") and not isinstance(item, str | None):
-                raise refuse(f"{where}.{key}")
-            if key not in ("topologyName", "packDomain"):
-                raise refuse(f"{where}.{key}")
-
-    def check_plain(obj: dict[str, Any], where: str, topology_key: bool) -> None:
-        for key, item in obj.items():
-            sub = _join(where, key)
-            if topology_key and key == "topologyConstraint":
-                check_topology(item, sub)
-            elif item != {} and item is not None:
-                raise refuse(sub)
-
-    if target == TARGET_POD_CLIQUE_SET:
-        for key, item in value.items():
-            if key in ("apiVersion", "kind"):
-                if not isinstance(item, str | None):
-                    raise refuse(key)
-            elif key == "spec" and isinstance(item, dict):
-                for skey, sitem in item.items():
-                    if skey == "replicas":
-                        if not (
-                            sitem is None
-                            or (
-                                isinstance(sitem, int)
-                                and not isinstance(sitem, bool)
-                                and -(2**31) <= sitem < 2**31
-                            )
-                        ):
-                            raise refuse("spec.replicas")
-                    elif skey == "template" and isinstance(sitem, dict):
-                        check_plain(sitem, "spec.template", True)
-                    elif sitem != {} and sitem is not None:
-                        raise refuse(f"spec.{skey}")
-            elif item != {} and item is not None:
-                raise refuse(key)
-        return None
-    if target in (TARGET_POD_CLIQUE_TEMPLATE_SPEC, TARGET_POD_CLIQUE_SCALING_GROUP_CONFIG):
-        check_plain(value, "", True)
-    return None
