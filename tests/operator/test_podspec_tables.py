@@ -825,3 +825,167 @@ def test_gms_rejects_missing_extra_client_containers() -> None:
     assert "gpuMemoryService.extraClientContainers" in message
     assert "missing-a" in message
     assert "missing-b" in message
+
+
+# --- Tests whose v1alpha1 inputs go through the emulated conversion (betaComponent) --------
+
+
+def _beta_component(alpha: dict[str, Any]) -> dict[str, Any]:
+    """betaComponent (test_beta_helpers_test.go): ConvertTo plus the alpha metadata."""
+    from renderer.operator.admission.conversion_spec import (
+        convert_from_dynamo_component_deployment_shared_spec,
+    )
+    from renderer.operator.v1beta1_helpers import ensure_pod_template
+
+    beta: dict[str, Any] = convert_from_dynamo_component_deployment_shared_spec(
+        copy.deepcopy(alpha), None, False
+    )
+    annotations, labels = alpha.get("annotations") or {}, alpha.get("labels") or {}
+    if annotations or labels:
+        metadata = ensure_pod_template(beta)["metadata"]
+        metadata["annotations"].update(annotations)
+        metadata["labels"].update(labels)
+    return beta
+
+
+_PVC_DATA = {"name": "test-pvc", "mountPoint": "/data"}
+_DATA_MOUNT = {"name": "test-pvc", "mountPath": "/data"}
+
+
+def _system_probe(path: str, **timing: int) -> dict[str, Any]:
+    return {"httpGet": {"path": path, "port": "system"}, **timing}
+
+
+def test_generate_base_pod_spec_worker_full() -> None:
+    component = _beta_component(
+        {
+            "envs": [{"name": "ANOTHER_COMPONENTENV", "value": "true"}],
+            "componentType": "worker",
+            "dynamoNamespace": "default-test-deployment",
+            "extraPodSpec": {
+                "mainContainer": {
+                    "command": ["python3"],
+                    "args": ["-m", "dynamo.worker"],
+                    "env": [{"name": "ANOTHER_CONTAINER_ENV", "value": "true"}],
+                }
+            },
+        }
+    )
+    pod_spec = _base_pod_spec(component, backend="sglang")
+    assert pod_spec == {
+        "containers": [
+            {
+                "name": "main",
+                "command": ["python3"],
+                "args": ["-m", "dynamo.worker"],
+                "env": [
+                    {"name": "ANOTHER_COMPONENTENV", "value": "true"},
+                    {"name": "ANOTHER_CONTAINER_ENV", "value": "true"},
+                    {"name": "DYN_COMPONENT", "value": "worker"},
+                    {"name": "DYN_DISCOVERY_BACKEND", "value": "kubernetes"},
+                    {"name": "DYN_FORWARDPASS_METRIC_PORT", "value": "20380"},
+                    {"name": "DYN_HEALTH_CHECK_ENABLED", "value": "false"},
+                    {"name": "DYN_NAMESPACE", "value": "default-test-deployment"},
+                    {"name": "DYN_PARENT_DGD_K8S_NAME", "value": "test-deployment"},
+                    {"name": "DYN_PARENT_DGD_K8S_NAMESPACE", "value": "default"},
+                    {"name": "DYN_SYSTEM_ENABLED", "value": "true"},
+                    {"name": "DYN_SYSTEM_PORT", "value": "9090"},
+                    {"name": "DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", "value": '["generate"]'},
+                    {"name": "NIXL_TELEMETRY_ENABLE", "value": "n"},
+                    {"name": "NIXL_TELEMETRY_EXPORTER", "value": "prometheus"},
+                    {"name": "NIXL_TELEMETRY_PROMETHEUS_PORT", "value": "19090"},
+                    _field_ref("POD_NAME", "metadata.name"),
+                    _field_ref("POD_NAMESPACE", "metadata.namespace"),
+                    _field_ref("POD_UID", "metadata.uid"),
+                ],
+                "volumeMounts": [{"name": "shared-memory", "mountPath": "/dev/shm"}],
+                "livenessProbe": _system_probe(
+                    "/live", periodSeconds=5, timeoutSeconds=4, failureThreshold=1
+                ),
+                "readinessProbe": _system_probe(
+                    "/health", periodSeconds=10, timeoutSeconds=4, failureThreshold=3
+                ),
+                "startupProbe": _system_probe(
+                    "/live", periodSeconds=10, timeoutSeconds=5, failureThreshold=720
+                ),
+                "ports": [
+                    {"name": "system", "containerPort": 9090, "protocol": "TCP"},
+                    {"name": "nixl", "containerPort": 19090, "protocol": "TCP"},
+                ],
+            }
+        ],
+        "restartPolicy": "Always",
+        "terminationGracePeriodSeconds": 60,
+        "securityContext": {"fsGroup": 1000},
+        "volumes": [
+            {"name": "shared-memory", "emptyDir": {"medium": "Memory", "sizeLimit": "8Gi"}}
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("alpha", "want_pvcs", "want_mounts", "want_init"),
+    [
+        pytest.param(
+            {"componentType": "frontend", "volumeMounts": [_PVC_DATA]},
+            ["test-pvc"],
+            [("test-pvc", "/data"), ("shared-memory", "/dev/shm")],
+            None,
+            id="valid volumeMounts",
+        ),
+        pytest.param(
+            {
+                "componentType": "frontend",
+                "volumeMounts": [{"name": "test-pvc", "mountPoint": "/data"}],
+                "extraPodSpec": {
+                    "initContainers": [
+                        {"name": "init", "volumeMounts": [_DATA_MOUNT]}
+                    ],
+                    "volumes": [{"name": "config", "configMap": {"name": "config"}}],
+                    "mainContainer": {"volumeMounts": [{"name": "config", "mountPath": "/config"}]},
+                },
+            },
+            ["test-pvc"],
+            [("config", "/config"), ("test-pvc", "/data"), ("shared-memory", "/dev/shm")],
+            [{"name": "test-pvc", "mountPath": "/data"}],
+            id="volumeMounts compose with extra main container mounts",
+        ),
+        pytest.param(
+            {
+                "componentType": "frontend",
+                "volumeMounts": [
+                    {"name": "pvc1", "mountPoint": "/data1"},
+                    {"name": "pvc2", "mountPoint": "/data2"},
+                ],
+            },
+            ["pvc1", "pvc2"],
+            [("pvc1", "/data1"), ("pvc2", "/data2"), ("shared-memory", "/dev/shm")],
+            None,
+            id="multiple volumeMounts",
+        ),
+        pytest.param(
+            {"componentType": "frontend", "volumeMounts": [{"name": "", "mountPoint": "/data"}]},
+            None, None, None, id="empty volumeMount name",
+        ),
+        pytest.param(
+            {"componentType": "frontend", "volumeMounts": [{"name": "test-pvc", "mountPoint": ""}]},
+            None, None, None, id="empty volumeMount mountPoint",
+        ),
+    ],
+)  # fmt: skip
+def test_generate_base_pod_spec_volume_mounts(
+    alpha: dict[str, Any], want_pvcs: Any, want_mounts: Any, want_init: Any
+) -> None:
+    component = _beta_component(alpha)
+    if want_pvcs is None:
+        with pytest.raises(PodSpecError, match="volumeMount"):
+            _base_pod_spec(component, backend="vllm")
+        return
+    pod_spec = _base_pod_spec(component, backend="vllm")
+    for name in want_pvcs:
+        assert {"name": name, "persistentVolumeClaim": {"claimName": name}} in pod_spec["volumes"]
+    mounts = [(m["name"], m["mountPath"]) for m in pod_spec["containers"][0]["volumeMounts"]]
+    for mount in want_mounts:
+        assert mount in mounts
+    if want_init is not None:
+        assert pod_spec["initContainers"][0]["volumeMounts"] == want_init
