@@ -989,3 +989,25 @@ def test_generate_base_pod_spec_volume_mounts(
         assert mount in mounts
     if want_init is not None:
         assert pod_spec["initContainers"][0]["volumeMounts"] == want_init
+
+
+# --- TestGeneratePodSpecForComponent_UnsupportedBackend -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("backend", "error"),
+    [pytest.param("trtllm", "", id="TRTLLM backend implemented"),
+     pytest.param("unknown", "unsupported backend framework", id="unknown backend")],
+)  # fmt: skip
+def test_generate_pod_spec_for_component_unsupported_backend(backend: str, error: str) -> None:
+    dgd = {"metadata": {"name": "test-deployment", "namespace": "default"}, "spec": {}}
+    component = _beta_component({"componentType": "worker"})
+    call = lambda: generate_pod_spec_for_component(  # noqa: E731 - one call, two outcomes
+        component, backend, None, dgd, "main", 1, EMPTY_CONFIG, "grove", "worker",
+        None, None, None, lambda: 0,
+    )  # fmt: skip
+    if error:
+        with pytest.raises(PodSpecError, match=error):
+            call()
+    else:
+        call()
