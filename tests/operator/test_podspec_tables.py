@@ -1002,10 +1002,13 @@ def test_generate_base_pod_spec_volume_mounts(
 def test_generate_pod_spec_for_component_unsupported_backend(backend: str, error: str) -> None:
     dgd = {"metadata": {"name": "test-deployment", "namespace": "default"}, "spec": {}}
     component = _beta_component({"componentType": "worker"})
-    call = lambda: generate_pod_spec_for_component(  # noqa: E731 - one call, two outcomes
-        component, backend, None, dgd, "main", 1, EMPTY_CONFIG, "grove", "worker",
-        None, None, None, lambda: 0,
-    )  # fmt: skip
+
+    def call() -> None:
+        generate_pod_spec_for_component(
+            component, backend, None, dgd, "main", 1, EMPTY_CONFIG, "grove", "worker",
+            None, None, None, lambda: 0,
+        )  # fmt: skip
+
     if error:
         with pytest.raises(PodSpecError, match=error):
             call()
