@@ -52,8 +52,9 @@ DGD_PROPAGATED_ANNOTATION_KEYS = (
 )
 
 
-class GroveMetadataError(ValueError):
-    """An input whose metadata this emulation does not reproduce; names the field."""
+class GroveError(ValueError):
+    """The operator refuses to render (its message), or this emulation does not reproduce
+    the input (the message names the field)."""
 
 
 def _str_map(value: object) -> dict[str, str]:
@@ -197,7 +198,7 @@ def _typed(obj: JSON, name: str, kind: type, default: Any) -> Any:
     if not isinstance(value, kind) or (
         isinstance(value, dict) and not all(isinstance(v, str) for v in value.values())
     ):
-        raise GroveMetadataError(
+        raise GroveError(
             f"metadata.annotations[{DGD_SPEC_ANNOTATION}]: services.*.{name} has a type "
             "the operator's conversion would not decode; not reproduced"
         )

@@ -14,17 +14,27 @@ from typing import Any
 
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
-from renderer.operator.graph_grove_meta import is_worker_component
+from renderer.operator.graph_grove_meta import GroveError, is_worker_component
 
 JSON = dict[str, Any]
 
+__all__ = [
+    "GroveError",
+    "apply_kv_transfer_policy_topology_annotations",
+    "check_scheduler_gates",
+    "discovery_backend",
+    "go_duration_string",
+    "grove_topology_constraint",
+    "grove_update_strategy_from_annotations",
+    "kv_transfer_policy",
+    "resolve_grove_cluster_topology_domains",
+    "should_apply_kv_transfer_policy",
+    "spec_to_grove_topology_constraint",
+    "to_grove_topology_constraint",
+]
+
 UPDATE_STRATEGY_ROLLING_RECREATE = "RollingRecreate"
 UPDATE_STRATEGY_ON_DELETE = "OnDelete"
-
-
-class GroveError(ValueError):
-    """The operator refuses to render (its message), or this emulation does not reproduce
-    the input (the message names the field)."""
 
 
 def go_duration_string(seconds: int) -> str:
