@@ -347,7 +347,9 @@ def resolve_component_checkpoint(
         info["Exists"] = True
         info["CheckpointName"] = res.checkpoint_name
         info["Hash"] = res.expected_id
-        info["Ready"] = found is not None and (found.get("status") or {}).get("phase") == PHASE_READY
+        info["Ready"] = (
+            found is not None and (found.get("status") or {}).get("phase") == PHASE_READY
+        )
     res.info = info
     res.checkpoint_id = str(info.get("Hash", ""))
     res.ready = bool(info.get("Ready"))
@@ -375,7 +377,9 @@ def _auto_checkpoint_problem(dgd: JSON, component: JSON, cfg: JSON) -> str | Non
         try:
             framework = parse_backend_framework(legacy)
         except BackendError as err:
-            return f"invalid legacy checkpoint identity backend framework for component {name}: {err}"
+            return (
+                f"invalid legacy checkpoint identity backend framework for component {name}: {err}"
+            )
     if framework in ("", "noop"):
         return (
             f"checkpoint backend framework for component {name} could not be determined;"
@@ -439,15 +443,18 @@ def apply_restore_candidate_metadata(
         TARGET_CONTAINERS_ANNOTATION,
     ):
         annotations.pop(key, None)
-    if not info or not info.get("Enabled") or not info.get("Exists") or not info.get("CheckpointName"):
+    if (
+        not info
+        or not info.get("Enabled")
+        or not info.get("Exists")
+        or not info.get("CheckpointName")
+    ):
         return
     targets = info.get("RestoreTargetContainers") or ["main"]
     annotations[RESTORE_CANDIDATE_ANNOTATION] = "true"
     annotations[CHECKPOINT_NAME_ANNOTATION] = str(info["CheckpointName"])
     annotations[STARTUP_POLICY_ANNOTATION] = str(info.get("StartupPolicy") or POLICY_IMMEDIATE)
-    annotations[TARGET_CONTAINERS_ANNOTATION] = ",".join(
-        t.strip() for t in targets if t.strip()
-    )
+    annotations[TARGET_CONTAINERS_ANNOTATION] = ",".join(t.strip() for t in targets if t.strip())
 
 
 def apply_checkpoint_startup_policy(dcd: JSON, info: JSON | None) -> None:

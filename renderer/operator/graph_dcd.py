@@ -215,7 +215,7 @@ def _go_quote_one(text: str) -> str:
     return go_quote(text)
 
 
-def generate_single_dcd(  # noqa: PLR0913, PLR0917 - Go parameter order, by convention
+def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
     parent_dgd: JSON,
     component_name: str,
     component: JSON,
@@ -233,7 +233,9 @@ def generate_single_dcd(  # noqa: PLR0913, PLR0917 - Go parameter order, by conv
     else:
         spec.pop("backendFramework", None)
     dcd_meta: JSON = {
-        "name": get_dcd_resource_name(parent_dgd, component_name, rolling_update_ctx.new_worker_hash)
+        "name": get_dcd_resource_name(
+            parent_dgd, component_name, rolling_update_ctx.new_worker_hash
+        )
     }
     if meta.get("namespace"):
         dcd_meta["namespace"] = meta["namespace"]
@@ -253,10 +255,14 @@ def generate_single_dcd(  # noqa: PLR0913, PLR0917 - Go parameter order, by conv
     if is_worker_component(ctype):
         labels[c.KUBE_LABEL_DYNAMO_WORKER_HASH] = rolling_update_ctx.new_worker_hash
         tpl = ensure_pod_template(spec)
-        tpl["metadata"]["labels"][c.KUBE_LABEL_DYNAMO_WORKER_HASH] = rolling_update_ctx.new_worker_hash
+        tpl["metadata"]["labels"][c.KUBE_LABEL_DYNAMO_WORKER_HASH] = (
+            rolling_update_ctx.new_worker_hash
+        )
         if _has_epp_component(parent_dgd):
             labels[c.KUBE_LABEL_DYNAMO_COMPONENT_CLASS] = c.COMPONENT_CLASS_WORKER
-            tpl["metadata"]["labels"][c.KUBE_LABEL_DYNAMO_COMPONENT_CLASS] = c.COMPONENT_CLASS_WORKER
+            tpl["metadata"]["labels"][c.KUBE_LABEL_DYNAMO_COMPONENT_CLASS] = (
+                c.COMPONENT_CLASS_WORKER
+            )
 
     if ctype == c.COMPONENT_TYPE_EPP:
         tpl = ensure_pod_template(spec)
@@ -292,7 +298,11 @@ def generate_single_dcd(  # noqa: PLR0913, PLR0917 - Go parameter order, by conv
     apply_dyn_deployment_config(deployment, c.DYNAMO_SERVICE_PORT)
 
     targets = rolling_update_ctx.new_worker_replica_targets_by_component
-    if rolling_update_ctx.in_progress() and is_worker_component(ctype) and component_name in targets:
+    if (
+        rolling_update_ctx.in_progress()
+        and is_worker_component(ctype)
+        and component_name in targets
+    ):
         spec["replicas"] = targets[component_name]
     elif component.get("replicas") is not None:
         spec["replicas"] = component["replicas"]
@@ -342,7 +352,9 @@ def get_dgd_component_alpha_annotations(dgd: JSON, component_name: str) -> dict[
     return None if alpha is None else alpha.get("annotations")
 
 
-def get_dgd_component_resource_labels(dgd: JSON | None, component_name: str, component: JSON) -> dict[str, str]:
+def get_dgd_component_resource_labels(
+    dgd: JSON | None, component_name: str, component: JSON
+) -> dict[str, str]:
     """GetDGDComponentResourceLabels: DGD spec labels < preserved alpha labels < pod template."""
     labels: dict[str, str] = {}
     if dgd is not None:

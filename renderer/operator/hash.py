@@ -22,7 +22,9 @@ from renderer.operator import consts as c
 
 JSON = dict[str, Any]
 DGD_WORKER_HASH_PLACEHOLDER = "worker-hash-placeholder"
-DCD_SPEC_TYPE = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeploymentSpec"
+DCD_SPEC_TYPE = (
+    "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeploymentSpec"
+)
 MINIMUM_HASHED_RUNTIME_VERSION = (1, 5, 0)
 _U64 = 2**64
 

@@ -93,7 +93,7 @@ def _is_empty(value: Any, desc: dict[str, Any]) -> bool:
     if kind == "ptr":
         return False
     if kind == "string":
-        return value == ""
+        return bool(value == "")
     if kind == "bool":
         return value is False
     return bool(value == 0)
