@@ -26,6 +26,9 @@ JSON = dict[str, Any]
 #: dgdConversionAnnotationPrefix + "spec" / "status" (api/v1alpha1 conversion).
 DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
 DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
+ALPHA_DGD_SPEC_TYPE = (
+    "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoGraphDeploymentSpec"
+)
 
 # internal/checkpointjob constants the restore metadata helpers clear or write.
 CHECKPOINT_SOURCE_LABEL = "nvidia.com/snapshot-is-checkpoint-source"
@@ -147,17 +150,6 @@ def is_worker_component(component_type: str) -> bool:
     )
 
 
-def _go_json_field(obj: JSON, name: str) -> Any:
-    """encoding/json key lookup: an exact match, else the first case-insensitive one."""
-    if name in obj:
-        return obj[name]
-    folded = name.casefold()
-    for key, value in obj.items():
-        if key.casefold() == folded:
-            return value
-    return None
-
-
 def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, JSON, JSON] | None:
     """What getDGDAlphaComponent yields for the Grove path: (subComponentType, labels, annotations).
 
@@ -185,28 +177,20 @@ def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, J
     alpha_annotations: JSON = {}
     if preserved is not None:
         if not sub_type:
-            sub_type = _typed(preserved, "subComponentType", str, "") or ""
-        labels = _typed(preserved, "labels", dict, {}) or {}
-        alpha_annotations = _typed(preserved, "annotations", dict, {}) or {}
+            sub_type = str(preserved.get("subComponentType") or "")
+        labels = dict(preserved.get("labels") or {})
+        alpha_annotations = dict(preserved.get("annotations") or {})
     return sub_type, labels, alpha_annotations
 
 
-def _typed(obj: JSON, name: str, kind: type, default: Any) -> Any:
-    value = _go_json_field(obj, name)
-    if value is None:
-        return default
-    if not isinstance(value, kind) or (
-        isinstance(value, dict) and not all(isinstance(v, str) for v in value.values())
-    ):
-        raise GroveError(
-            f"metadata.annotations[{DGD_SPEC_ANNOTATION}]: services.*.{name} has a type "
-            "the operator's conversion would not decode; not reproduced"
-        )
-    return value
-
-
 def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
-    """restoreDGDSpokeSpec(...).services[name]: the envelope's ``spec`` or a legacy bare spec."""
+    """restoreDGDSpokeSpec(...).services[name]: the envelope's ``spec`` or a legacy bare spec.
+
+    Unreadable JSON is ignored, as the operator does. A readable payload must also decode
+    as a v1alpha1 DynamoGraphDeploymentSpec (Go drops the whole payload when any field has
+    the wrong type); this is checked with the Go type tables, and what they cannot vouch for
+    (a type error, or a field they do not know) is refused.
+    """
     if not raw:
         return None
     try:
@@ -218,10 +202,16 @@ def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
     spec = obj.get("spec") if "spec" in obj else obj
     if not isinstance(spec, dict):
         return None
-    services = _go_json_field(spec, "services")
-    if not isinstance(services, dict):
-        return None
-    service = services.get(component_name)
+    from renderer.operator.gomarshal import GoMarshalError, marshal
+
+    try:
+        marshal(spec, ALPHA_DGD_SPEC_TYPE, "spec")
+    except GoMarshalError as exc:
+        raise GroveError(
+            f"metadata.annotations[{DGD_SPEC_ANNOTATION}]: {exc}; the operator's conversion "
+            "would ignore or read this payload differently; not reproduced"
+        ) from exc
+    service = (spec.get("services") or {}).get(component_name)
     return service if isinstance(service, dict) else None
 
 

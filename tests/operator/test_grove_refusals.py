@@ -101,3 +101,15 @@ def test_preserved_alpha_metadata_of_the_wrong_type_is_refused() -> None:
     annotations["nvidia.com/dgd-spec"] = json.dumps(payload)
     with pytest.raises(GroveError, match=re.escape("nvidia.com/dgd-spec")):
         _render(case, dgd)
+
+
+def test_preserved_alpha_payload_with_an_unknown_key_is_refused() -> None:
+    """Go's decoder would match ``Services`` case-insensitively; not reproduced."""
+    case = _case("alpha-metadata-env")
+    dgd = case.admitted_dgd()
+    annotations = dgd["metadata"]["annotations"]
+    payload = json.loads(annotations["nvidia.com/dgd-spec"])
+    payload["spec"] = {"Services": payload["spec"]["services"]}
+    annotations["nvidia.com/dgd-spec"] = json.dumps(payload)
+    with pytest.raises(GroveError, match="Services"):
+        _render(case, dgd)
