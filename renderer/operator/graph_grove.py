@@ -22,18 +22,21 @@ from typing import Any
 
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
+from renderer.operator.graph_env import (
+    apply_kv_transfer_policy_topology_annotations,
+    is_worker_component,
+    propagate_dgd_annotations,
+    should_apply_kv_transfer_policy_to_worker_component,
+)
 from renderer.operator.graph_grove_meta import (
     STARTUP_POLICY_IMMEDIATE,
     STARTUP_POLICY_WAIT,
     apply_restart_annotation,
     apply_restore_candidate_metadata,
-    ensure_pod_template,
     generate_annotations,
     generate_labels,
     get_dynamo_namespace,
-    is_worker_component,
     metadata,
-    propagate_dgd_annotations,
 )
 from renderer.operator.graph_grove_roles import (
     ROLE_GMS,
@@ -49,17 +52,16 @@ from renderer.operator.graph_grove_roles import (
 )
 from renderer.operator.graph_grove_spec import (
     GroveError,
-    apply_kv_transfer_policy_topology_annotations,
     check_scheduler_gates,
     discovery_backend,
     go_duration_string,
     grove_update_strategy_from_annotations,
     kv_transfer_policy,
     resolve_grove_cluster_topology_domains,
-    should_apply_kv_transfer_policy,
     spec_to_grove_topology_constraint,
     to_grove_topology_constraint,
 )
+from renderer.operator.v1beta1_helpers import ensure_pod_template
 
 JSON = dict[str, Any]
 
@@ -505,7 +507,7 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
     if (
         not gms
         and kvt is not None
-        and should_apply_kv_transfer_policy(component, dynamo_deployment)
+        and should_apply_kv_transfer_policy_to_worker_component(component, dynamo_deployment)
     ):
         apply_kv_transfer_policy_topology_annotations(annotations, kvt)
     if not gms:

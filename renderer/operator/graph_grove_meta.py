@@ -20,6 +20,12 @@ import json
 from typing import Any
 
 from renderer.operator import consts
+from renderer.operator.graph_env import is_worker_component
+from renderer.operator.v1beta1_helpers import (
+    compute_dynamo_namespace,
+    get_pod_template_annotations,
+    get_pod_template_labels,
+)
 
 JSON = dict[str, Any]
 
@@ -45,15 +51,6 @@ CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION = "nvidia.com/snapshot-storage-base-path
 STARTUP_POLICY_IMMEDIATE = "Immediate"
 STARTUP_POLICY_WAIT = "WaitForCheckpoint"
 
-#: dgdPropagatedAnnotationKeys: DGD metadata annotations copied into each component.
-DGD_PROPAGATED_ANNOTATION_KEYS = (
-    consts.KUBE_ANNOTATION_ENABLE_METRICS,
-    consts.KUBE_ANNOTATION_DYNAMO_DISCOVERY_BACKEND,
-    consts.KUBE_ANNOTATION_DYNAMO_KUBE_DISCOVERY_MODE,
-    consts.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION,
-    consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND,
-)
-
 
 class GroveError(ValueError):
     """The operator refuses to render (its message), or this emulation does not reproduce
@@ -68,56 +65,6 @@ def metadata(obj: JSON) -> JSON:
     """``metadata`` of an object (empty dict when absent)."""
     meta = obj.get("metadata")
     return meta if isinstance(meta, dict) else {}
-
-
-def ensure_pod_template(component: JSON) -> JSON:
-    """ensurePodTemplate: create ``podTemplate`` and its label/annotation maps in place."""
-    template = component.get("podTemplate")
-    if not isinstance(template, dict):
-        template = {}
-        component["podTemplate"] = template
-    meta = template.get("metadata")
-    if not isinstance(meta, dict):
-        meta = {}
-        template["metadata"] = meta
-    if not isinstance(meta.get("labels"), dict):
-        meta["labels"] = {}
-    if not isinstance(meta.get("annotations"), dict):
-        meta["annotations"] = {}
-    return template
-
-
-def get_pod_template_labels(component: JSON) -> dict[str, str] | None:
-    """GetPodTemplateLabels (None when there is no pod template or no labels)."""
-    template = component.get("podTemplate")
-    if not isinstance(template, dict):
-        return None
-    labels = metadata(template).get("labels")
-    return labels if isinstance(labels, dict) else None
-
-
-def get_pod_template_annotations(component: JSON) -> dict[str, str] | None:
-    """GetPodTemplateAnnotations (None when there is no pod template or annotations)."""
-    template = component.get("podTemplate")
-    if not isinstance(template, dict):
-        return None
-    annotations = metadata(template).get("annotations")
-    return annotations if isinstance(annotations, dict) else None
-
-
-def propagate_dgd_annotations(dgd_annotations: dict[str, str], component: JSON) -> None:
-    """propagateDGDAnnotations: copy the propagated DGD annotations the component lacks."""
-    annotations = metadata(ensure_pod_template(component))["annotations"]
-    for key in DGD_PROPAGATED_ANNOTATION_KEYS:
-        if key in dgd_annotations and key not in annotations:
-            annotations[key] = dgd_annotations[key]
-
-
-def compute_dynamo_namespace(global_namespace: bool, k8s_namespace: str, dgd_name: str) -> str:
-    """ComputeDynamoNamespace: ``dynamo`` globally, else ``<ns>-<dgd name, dots as dashes>``."""
-    if global_namespace:
-        return consts.GLOBAL_DYNAMO_NAMESPACE
-    return f"{k8s_namespace}-{dgd_name.replace('.', '-')}"
 
 
 def get_dynamo_namespace(dgd: JSON, component: JSON) -> str:
@@ -139,15 +86,6 @@ def has_epp_component(dgd: JSON) -> bool:
     """HasEPPComponent."""
     components = (dgd.get("spec") or {}).get("components") or []
     return any(c.get("type") == consts.COMPONENT_TYPE_EPP for c in components)
-
-
-def is_worker_component(component_type: str) -> bool:
-    """IsWorkerComponent: worker, prefill or decode."""
-    return component_type in (
-        consts.COMPONENT_TYPE_WORKER,
-        consts.COMPONENT_TYPE_PREFILL,
-        consts.COMPONENT_TYPE_DECODE,
-    )
 
 
 def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, JSON, JSON] | None:

@@ -18,8 +18,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from renderer.operator import consts
+from renderer.operator.v1beta1_helpers import get_number_of_nodes, is_inter_pod_gms_enabled
 
 JSON = dict[str, Any]
+
+__all__ = [
+    "ROLE_GMS",
+    "ROLE_LEADER",
+    "ROLE_MAIN",
+    "ROLE_WORKER",
+    "ServiceRole",
+    "apply_clique_startup_dependencies",
+    "expand_roles_for_component",
+    "get_clique_startup_dependencies",
+    "get_num_shadows",
+    "get_number_of_nodes",
+    "get_total_engine_pods",
+    "is_grove_scaling_group_forced",
+    "is_inter_pod_failover_enabled",
+    "is_inter_pod_gms_enabled",
+    "longest_pod_clique_name_for_dgd_component",
+    "pcs_name_for_dgd",
+    "uses_pcsg",
+]
 
 ROLE_LEADER = "leader"
 ROLE_WORKER = "worker"
@@ -52,20 +73,6 @@ def _experimental(component: JSON) -> JSON:
 def _sub(spec: JSON, key: str) -> JSON | None:
     value = spec.get(key)
     return value if isinstance(value, dict) else None
-
-
-def get_number_of_nodes(component: JSON) -> int:
-    """GetNumberOfNodes: ``multinode.nodeCount`` when multinode is set (even 0), else 1."""
-    multinode = component.get("multinode")
-    if isinstance(multinode, dict):
-        return int(multinode.get("nodeCount") or 0)
-    return 1
-
-
-def is_inter_pod_gms_enabled(component: JSON) -> bool:
-    """IsInterPodGMSEnabled: ``experimental.gpuMemoryService.mode == InterPod``."""
-    gms = _sub(_experimental(component), "gpuMemoryService")
-    return gms is not None and gms.get("mode") == GMS_MODE_INTER_POD
 
 
 def is_grove_scaling_group_forced(component: JSON) -> bool:

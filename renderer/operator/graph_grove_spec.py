@@ -14,13 +14,12 @@ from typing import Any
 
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
-from renderer.operator.graph_grove_meta import GroveError, is_worker_component
+from renderer.operator.graph_grove_meta import GroveError
 
 JSON = dict[str, Any]
 
 __all__ = [
     "GroveError",
-    "apply_kv_transfer_policy_topology_annotations",
     "check_scheduler_gates",
     "discovery_backend",
     "go_duration_string",
@@ -28,7 +27,6 @@ __all__ = [
     "grove_update_strategy_from_annotations",
     "kv_transfer_policy",
     "resolve_grove_cluster_topology_domains",
-    "should_apply_kv_transfer_policy",
     "spec_to_grove_topology_constraint",
     "to_grove_topology_constraint",
 ]
@@ -146,25 +144,3 @@ def resolve_grove_cluster_topology_domains(dgd: JSON) -> list[str] | None:
         f"spec.experimental.kvTransferPolicy.clusterTopologyName {_go_q(name)} references a "
         "ClusterTopologyBinding resource that was not found"
     )
-
-
-def should_apply_kv_transfer_policy(component: JSON, dgd: JSON) -> bool:
-    """shouldApplyKvTransferPolicyToWorkerComponent."""
-    kvt = kv_transfer_policy(dgd)
-    return (
-        kvt is not None
-        and bool(kvt.get("labelKey") or kvt.get("clusterTopologyName"))
-        and is_worker_component(str(component.get("type") or ""))
-    )
-
-
-def apply_kv_transfer_policy_topology_annotations(annotations: dict[str, str], kvt: JSON) -> None:
-    """applyKvTransferPolicyTopologyAnnotations."""
-    for key in consts.kube_topology_source_annotation_keys():
-        annotations.pop(key, None)
-    if kvt.get("labelKey"):
-        annotations[consts.KUBE_ANNOTATION_TOPOLOGY_LABEL_KEY] = str(kvt["labelKey"])
-    if kvt.get("clusterTopologyName"):
-        annotations[consts.KUBE_ANNOTATION_TOPOLOGY_CLUSTER_TOPOLOGY_NAME] = str(
-            kvt["clusterTopologyName"]
-        )
