@@ -13,8 +13,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-
 from renderer.operator.config import OperatorConfig
 
 HERE = Path(__file__).parent
@@ -27,17 +25,33 @@ JSON = dict[str, Any]
 
 
 def load_yaml_documents(path: Path) -> list[Any]:
-    """All documents of a YAML file as plain JSON-like data (YAML 1.2 safe loader)."""
-    yaml = YAML(typ="safe", pure=True)
-    with path.open(encoding="utf-8") as handle:
-        return [doc for doc in yaml.load_all(handle) if doc is not None]
+    """All Kubernetes objects of a YAML file, read as the operator's YAML library reads them.
+
+    The oracle writes with sigs.k8s.io/yaml (go-yaml v2), which leaves a string such as
+    ``901e2075`` unquoted because its own resolver reads it back as a string; a YAML 1.2
+    loader would read a float. The project's reader follows go-yaml v2.
+    """
+    from renderer.source import load_bytes
+
+    return [o.data for o in load_bytes(path.read_bytes(), str(path), allow_empty=True)]
 
 
 def load_yaml(path: Path) -> Any:
-    """The single document of a YAML file."""
+    """The single object of a YAML file."""
     docs = load_yaml_documents(path)
     assert len(docs) == 1, f"{path}: expected one document, found {len(docs)}"
     return docs[0]
+
+
+def load_report(path: Path) -> JSON:
+    """A YAML report that is not a Kubernetes object (checkpoint resolution), go-yaml v2 style."""
+    from renderer.source import load_bytes
+
+    text = "apiVersion: oracle/v1\nkind: Report\n" + path.read_text(encoding="utf-8")
+    (obj,) = load_bytes(text.encode("utf-8"), str(path))
+    data = dict(obj.data)
+    del data["apiVersion"], data["kind"]
+    return data
 
 
 @dataclass(frozen=True)
@@ -101,8 +115,7 @@ class OracleCase:
         report = self.path / "checkpoint-resolution.yaml"
         if not report.exists():
             return None
-        data: JSON = load_yaml(report)
-        return data
+        return load_report(report)
 
     def checkpoint_infos(self) -> dict[str, JSON] | None:
         """checkpoint.CheckpointInfo per component, from the oracle's resolution report.
