@@ -363,3 +363,418 @@ def test_elastic_ep_requires_command(
 
     got = [str(e.field) for e in _elastic_ep_errors(backend, spec, new_path("spec"))]
     assert got == want, name
+
+
+# --- provideroverride (internal/provideroverride/registry_test.go) ----------------------
+
+_SINGLE: dict[str, Any] = {}
+_MULTI: dict[str, Any] = {"multinode": {"nodeCount": 2}}
+_FORCED: dict[str, Any] = {"experimental": {"grove": {"forceScalingGroup": True}}}
+_INTER_POD: dict[str, Any] = {
+    "multinode": {"nodeCount": 2},
+    "experimental": {"gpuMemoryService": {"mode": "InterPod"}},
+}
+GROVE_V = "grove.io/v1alpha1"
+EXPECTED_TARGET_ROWS: list[tuple[str, str, str, str, dict[str, Any] | None, str, str]] = [
+    ("root PodCliqueSet", "grove", GROVE_V, "root", None, "PodCliqueSet", ""),
+    (
+        "single-node component PodClique",
+        "grove",
+        GROVE_V,
+        "component",
+        _SINGLE,
+        "PodCliqueTemplateSpec",
+        "",
+    ),
+    (
+        "multinode component scaling group",
+        "grove",
+        GROVE_V,
+        "component",
+        _MULTI,
+        "PodCliqueScalingGroupConfig",
+        "",
+    ),
+    (
+        "forced component scaling group",
+        "grove",
+        GROVE_V,
+        "component",
+        _FORCED,
+        "PodCliqueScalingGroupConfig",
+        "",
+    ),
+    (
+        "multinode leader PodClique",
+        "grove",
+        GROVE_V,
+        "multinode.leader",
+        _MULTI,
+        "PodCliqueTemplateSpec",
+        "",
+    ),
+    (
+        "multinode worker PodClique",
+        "grove",
+        GROVE_V,
+        "multinode.worker",
+        _MULTI,
+        "PodCliqueTemplateSpec",
+        "",
+    ),
+    (
+        "component provider unsupported",
+        "component",
+        GROVE_V,
+        "root",
+        None,
+        "",
+        "does not support provider overrides",
+    ),
+    (
+        "version unsupported",
+        "grove",
+        "grove.io/v2",
+        "root",
+        None,
+        "",
+        "unsupported Grove apiVersion",
+    ),
+    (
+        "role requires multinode",
+        "grove",
+        GROVE_V,
+        "multinode.leader",
+        _SINGLE,
+        "",
+        "requires a multinode component",
+    ),
+    (
+        "GMS roles unsupported",
+        "grove",
+        GROVE_V,
+        "multinode.worker",
+        _INTER_POD,
+        "",
+        "not supported for inter-pod GMS",
+    ),
+]
+
+
+@pytest.mark.parametrize("row", EXPECTED_TARGET_ROWS, ids=lambda r: r[0])
+def test_expected_target(row: tuple[str, str, str, str, dict[str, Any] | None, str, str]) -> None:
+    from renderer.operator.admission import provideroverride as po
+
+    _, provider, version, scope, component, want, want_err = row
+    if want_err:
+        with pytest.raises(po.TargetError, match=want_err):
+            po.expected_target(provider, version, scope, component)
+    else:
+        assert po.expected_target(provider, version, scope, component) == want
+
+
+def test_default_target() -> None:
+    from renderer.operator.admission import provideroverride as po
+
+    override: dict[str, Any] = {"apiVersion": GROVE_V}
+    po.default_target(override, "grove", "root", None)
+    assert override["target"] == "PodCliqueSet"
+    override["target"] = "explicit"
+    po.default_target(override, "grove", "root", None)
+    assert override["target"] == "explicit"
+
+
+VALUE_ROWS: list[tuple[str, str, Any, list[str], bool]] = [
+    (
+        "root topology fragment preserves provider fields",
+        "PodCliqueSet",
+        {
+            "spec": {
+                "template": {
+                    "topologyConstraint": {
+                        "packDomain": "rack",
+                        "futureProviderField": {"enabled": True},
+                    }
+                }
+            }
+        },
+        [],
+        False,
+    ),
+    (
+        "embedded topology fragment",
+        "PodCliqueTemplateSpec",
+        {"topologyConstraint": {"topologyName": "cluster", "pack": {"required": "host"}}},
+        [],
+        False,
+    ),
+    (
+        "scaling group topology fragment",
+        "PodCliqueScalingGroupConfig",
+        {"topologyConstraint": {"topologyName": "cluster", "pack": {"required": "rack"}}},
+        [],
+        False,
+    ),
+    (
+        "root structural field is rejected",
+        "PodCliqueSet",
+        {
+            "metadata": {"labels": {"unsafe": "true"}},
+            "spec": {"template": {"topologyConstraint": {}}},
+        },
+        ["metadata"],
+        True,
+    ),
+    (
+        "template structural field is rejected",
+        "PodCliqueTemplateSpec",
+        {"replicas": 3, "topologyConstraint": {}},
+        ["replicas"],
+        True,
+    ),
+    ("topology fragment is required", "PodCliqueTemplateSpec", {}, ["topologyConstraint"], False),
+    ("value must be an object", "PodCliqueTemplateSpec", [], ["must be a JSON object"], False),
+    (
+        "known provider field uses registered type",
+        "PodCliqueTemplateSpec",
+        {"topologyConstraint": {"pack": "rack"}},
+        ["does not match the registered PodCliqueTemplateSpec schema"],
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize("row", VALUE_ROWS, ids=lambda r: r[0])
+def test_validate_value(row: tuple[str, str, Any, list[str], bool]) -> None:
+    from renderer.operator.admission import provideroverride as po
+
+    _, target, value, want, ownership = row
+    errs = po.validate_value(target, value)
+    assert len(errs) == len(want)
+    for err, text in zip(errs, want, strict=True):
+        rendered = f"{err.path}: {err.detail}" if err.path else err.detail
+        assert text in rendered
+        assert err.ownership_violation == ownership
+
+
+def test_writes_grove_topology() -> None:
+    from renderer.operator.admission import provideroverride as po
+
+    value = {"topologyConstraint": {"topologyName": "cluster", "pack": {"required": "rack"}}}
+    assert po.writes_grove_topology("PodCliqueTemplateSpec", value)
+    assert not po.writes_grove_topology("PodCliqueSet", value)
+
+
+# --- shared component rules (internal/webhook/validation/shared_test.go) ---------------
+
+
+def _shared(spec: dict[str, Any], path: Any, **options: Any) -> list[str]:
+    from renderer.operator.admission.validation_shared import (
+        INFERENCE_POOL_ABSENT,
+        SharedValidation,
+        validate_component_shared_spec,
+    )
+
+    source = options.pop("source", "v1beta1")
+    v = SharedValidation(runtime_version_source=source, inference_pool_error=INFERENCE_POOL_ABSENT)
+    errs = validate_component_shared_spec(
+        v,
+        spec,
+        path,
+        grove_pathway=options.get("grove_pathway", False),
+        provider_overrides_supported=options.get("supported", False),
+        workload_provider="",
+    )
+    return [str(e.field) for e in errs]
+
+
+def _components0() -> Any:
+    from renderer.operator.admission.fielderrors import new_path
+
+    return new_path("spec", "components").index(0)
+
+
+def test_shared_spec_field_paths() -> None:
+    """TestValidateDynamoComponentDeploymentSharedSpecFieldPaths."""
+    spec = {
+        "name": "epp",
+        "type": "epp",
+        "runtimeVersionOverride": "1.1.0",
+        "podTemplate": {
+            "metadata": {
+                "annotations": {"nvidia.com/vllm-distributed-executor-backend": "invalid"}
+            },
+            "spec": {
+                "containers": [{"name": "main", "image": IMAGE_110}, {"name": "sidecar"}],
+                "initContainers": [{"name": "init"}],
+            },
+        },
+        "replicas": 2,
+        "minAvailable": 1,
+        "multinode": {"nodeCount": 2},
+        "sharedMemorySize": "-1Gi",
+        "eppConfig": {"configMapRef": {}},
+        "frontendSidecar": "missing",
+    }
+    assert _shared(spec, _components0()) == [
+        "spec.components[0].minAvailable",
+        "spec.components[0].sharedMemorySize",
+        "spec.components[0].type",
+        "spec.components[0].multinode",
+        "spec.components[0].replicas",
+        "spec.components[0].eppConfig.configMapRef.name",
+        "spec.components[0].frontendSidecar",
+    ]
+
+
+IMAGE_110 = "registry.example/runtime:1.1.0"
+
+
+def test_provider_override_outside_dgd() -> None:
+    """TestValidateProviderOverrideOutsideDGD."""
+    from renderer.operator.admission.fielderrors import new_path
+
+    spec = {
+        "providerOverride": {
+            "apiVersion": GROVE_V,
+            "target": "PodCliqueTemplateSpec",
+            "value": {"topologyConstraint": {}},
+        }
+    }
+    assert _shared(spec, new_path("spec"), source="disabled") == ["spec.providerOverride"]
+
+
+SIDECAR_ROWS: list[tuple[str, dict[str, Any], list[str]]] = [
+    (
+        "requires pod template",
+        {"runtimeVersionOverride": "1.1.0", "frontendSidecar": "frontend"},
+        ["spec.components[0].podTemplate.spec.containers"] * 2,
+    ),
+    (
+        "rejects empty name",
+        {
+            "podTemplate": {"spec": {"containers": [{"name": "main", "image": IMAGE_110}]}},
+            "frontendSidecar": "",
+            "runtimeVersionOverride": "1.1.0",
+        },
+        ["spec.components[0].frontendSidecar"],
+    ),
+    (
+        "accepts matching container",
+        {
+            "podTemplate": {
+                "spec": {
+                    "containers": [
+                        {"name": "main", "image": IMAGE_110},
+                        {"name": "frontend", "image": "frontend:latest"},
+                    ]
+                }
+            },
+            "frontendSidecar": "frontend",
+            "runtimeVersionOverride": "1.1.0",
+        },
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize("row", SIDECAR_ROWS, ids=lambda r: r[0])
+def test_shared_spec_frontend_sidecar(row: tuple[str, dict[str, Any], list[str]]) -> None:
+    """TestValidateDynamoComponentDeploymentSharedSpecFrontendSidecar."""
+    _, spec, want = row
+    assert _shared(spec, _components0(), grove_pathway=True) == want
+
+
+def test_checkpoint_job_field_paths() -> None:
+    """TestValidateComponentCheckpointJobConfigFieldPaths."""
+    from renderer.operator.admission.fielderrors import new_path
+    from renderer.operator.admission.validation_shared import checkpoint_job_errors
+
+    path = new_path("spec", "components").index(0).child("experimental", "checkpoint", "job")
+    job = {"gmsClientContainers": ["saver"]}
+    want = ["spec.components[0].experimental.checkpoint.job.gmsClientContainers"]
+    assert [str(e.field) for e in checkpoint_job_errors(job, path, None)] == want
+    inter = {"mode": "InterPod"}
+    assert [str(e.field) for e in checkpoint_job_errors(job, path, inter)] == want
+    assert checkpoint_job_errors(job, path, {"mode": "IntraPod"}) == []
+    assert checkpoint_job_errors({}, path, None) == []
+
+
+def test_v1alpha1_frontend_sidecar_field_paths() -> None:
+    """TestValidateDynamoComponentDeploymentSharedSpecV1alpha1FrontendSidecarFieldPaths."""
+    from renderer.operator.admission.fielderrors import new_path
+    from renderer.operator.admission.validation_shared import SharedValidation
+    from renderer.operator.admission.validation_v1alpha1 import _validate_service
+
+    path = new_path("spec", "services").key("frontend")
+    sidecar = {
+        "image": "frontend:latest",
+        "envs": [{"name": "TOKEN", "value": "do-not-leak-this-value"}],
+    }
+    spec: dict[str, Any] = {
+        "runtimeVersionOverride": "1.1.0",
+        "frontendSidecar": sidecar,
+        "extraPodSpec": {"mainContainer": {"image": IMAGE_110}},
+    }
+    v = SharedValidation()
+    assert _validate_service(v, spec, path, "dynamo") == []
+    spec["extraPodSpec"]["containers"] = [{"name": "sidecar-frontend"}]
+    errs = _validate_service(v, spec, path, "dynamo")
+    assert [str(e.field) for e in errs] == ["spec.services[frontend].frontendSidecar"]
+    assert "do-not-leak-this-value" not in str(errs[0])
+
+
+def test_experimental_spec_does_not_expose_pod_template() -> None:
+    """TestValidateExperimentalSpecDoesNotExposePodTemplate."""
+    from renderer.operator.admission.fielderrors import new_path
+    from renderer.operator.admission.validation_shared import (
+        SharedValidation,
+        validate_experimental_spec,
+    )
+
+    gms = {
+        "extraClientPods": [
+            {
+                "name": "client",
+                "podTemplate": {
+                    "spec": {
+                        "containers": [
+                            {
+                                "name": "main",
+                                "env": [{"name": "TOKEN", "value": "do-not-leak-this-value"}],
+                            }
+                        ]
+                    }
+                },
+            }
+        ]
+    }
+    path = new_path("spec", "components").index(0).child("experimental")
+    errs = validate_experimental_spec(
+        SharedValidation(), {"gpuMemoryService": gms}, path, {"type": "worker"}, True
+    )
+    assert [str(e.field) for e in errs] == ["spec.components[0].experimental.gpuMemoryService"]
+    assert "do-not-leak-this-value" not in str(errs[0])
+
+
+def test_v1alpha1_warnings_and_errors() -> None:
+    """TestValidateDynamoComponentDeploymentSharedSpecV1alpha1WarningsAndErrors."""
+    from renderer.operator.admission.fielderrors import new_path
+    from renderer.operator.admission.validation_shared import SharedValidation
+    from renderer.operator.admission.validation_v1alpha1 import _validate_service
+
+    spec = {
+        "dynamoNamespace": "legacy",
+        "runtimeVersionOverride": "1.1.0",
+        "extraPodSpec": {"mainContainer": {"image": IMAGE_110}},
+        "annotations": {"nvidia.com/vllm-distributed-executor-backend": "invalid"},
+        "autoscaling": {"enabled": True},
+    }
+    v = SharedValidation()
+    errs = _validate_service(v, spec, new_path("spec", "services").key("worker"), "replacement")
+    assert len(v.warnings) == 2
+    assert "spec.services[worker].dynamoNamespace" in v.warnings[0]
+    assert "spec.services[worker].autoscaling" in v.warnings[1]
+    assert [str(e.field) for e in errs] == [
+        "spec.services[worker].annotations[nvidia.com/vllm-distributed-executor-backend]"
+    ]

@@ -10,10 +10,11 @@ it; the operator's own test expects the innermost struct (``TopologyConstraint.s
 what older Go releases wrote, so the text depends on the Go the operator is built with.
 
 Modelled here: the fields an override uses to place topology (``topologyConstraint`` with
-``topologyName``, ``pack.required``/``pack.preferred`` and the legacy ``packDomain``) and the
-simple scalar/map fields around it. A field outside that table could be any Grove type, so
-it is refused with ``NotReproducedError`` naming it (a JSON null is always accepted: Go
-leaves the field alone).
+``topologyName``, ``pack.required``/``pack.preferred`` and the legacy ``packDomain``), the
+scalar and string-map fields around it, and the field lists of the three targets and the
+topology types (a key outside those is dropped, as Go drops it). Deeper structs are judged
+only when empty; anything else could be any Grove type, so it is refused with
+``NotReproducedError`` naming it (a JSON null is always accepted: Go leaves the field alone).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from typing import Any
 
 from renderer.operator.admission.errors import NotReproducedError
 
-# Go type name -> {json key: (kind, Go type as reflect prints it, struct table name or None)}
+# Go type name -> {json key: (kind, Go type as reflect prints it, struct table name or None)}.
+# Kinds: string, int32, map (of strings), list (of strings), struct (a table below), opaque
+# (a struct or list of types not modelled: only empty or null is judged).
 _STRING = ("string", "string", None)
 _DOMAIN = ("string", "v1alpha1.TopologyDomain", None)
 _INT32 = ("int32", "int32", None)
@@ -34,8 +37,16 @@ _TYPES: dict[str, dict[str, tuple[str, str, str | None]]] = {
     "PodCliqueSet": {
         "apiVersion": _STRING,
         "kind": _STRING,
-        "metadata": ("opaque", "v1.ObjectMeta", None),
+        "metadata": ("struct", "v1.ObjectMeta", "ObjectMeta"),
         "spec": ("struct", "v1alpha1.PodCliqueSetSpec", "PodCliqueSetSpec"),
+        "status": ("opaque", "v1alpha1.PodCliqueSetStatus", None),
+    },
+    "ObjectMeta": {
+        "name": _STRING,
+        "generateName": _STRING,
+        "namespace": _STRING,
+        "labels": _STR_MAP,
+        "annotations": _STR_MAP,
     },
     "PodCliqueSetSpec": {
         "replicas": _INT32,
@@ -47,6 +58,7 @@ _TYPES: dict[str, dict[str, tuple[str, str, str | None]]] = {
         "labels": _STR_MAP,
         "annotations": _STR_MAP,
         "topologyConstraint": _TOPOLOGY,
+        "spec": ("opaque", "v1alpha1.PodCliqueSpec", None),
     },
     "PodCliqueScalingGroupConfig": {
         "name": _STRING,
@@ -54,6 +66,9 @@ _TYPES: dict[str, dict[str, tuple[str, str, str | None]]] = {
         "annotations": _STR_MAP,
         "replicas": _INT32,
         "minAvailable": _INT32,
+        "scaleConfig": ("opaque", "v1alpha1.AutoScalingConfig", None),
+        "rollingUpdate": ("opaque", "v1alpha1.RollingUpdateConfiguration", None),
+        "resourceSharing": ("opaque", "[]v1alpha1.PCSGResourceSharingSpec", None),
         "topologyConstraint": _TOPOLOGY,
     },
     "TopologyConstraint": {
@@ -63,6 +78,17 @@ _TYPES: dict[str, dict[str, tuple[str, str, str | None]]] = {
     },
     "TopologyPackConstraint": {"required": _DOMAIN, "preferred": _DOMAIN},
 }
+# Tables that list every field of their Go type: another key is one Go's decoder ignores.
+# The others are partial, so another key could be a field of any type: not reproduced.
+_COMPLETE = frozenset(
+    {
+        "PodCliqueSet",
+        "PodCliqueTemplateSpec",
+        "PodCliqueScalingGroupConfig",
+        "TopologyConstraint",
+        "TopologyPackConstraint",
+    }
+)
 
 
 def _json_kind(value: Any) -> str:
@@ -109,10 +135,10 @@ def _decode_struct(obj: dict[str, Any], struct: str, path: str, root: str) -> No
     for key, item in obj.items():
         sub = f"{path}.{key}" if path else key
         if key not in fields:
-            if item is None:
-                continue
             if key.casefold() in folded:
                 raise _refuse(sub, "Go's case-insensitive field match")
+            if item is None or struct in _COMPLETE:
+                continue  # Go's decoder drops an unknown field
             raise _refuse(sub, "checking this field against the Grove schema")
         if item is None:
             continue
@@ -131,7 +157,8 @@ def _decode_field(item: Any, field: tuple[str, str, str | None], root: str, path
         if isinstance(item, float) or not -(2**31) <= item < 2**31:
             raise _refuse(path, "Go's text for a non-int32 number")
     elif kind == "opaque":
-        if got != "object":
+        want = "array" if go_type.startswith("[]") else "object"
+        if got != want:
             raise _TypeError(got, root, path, go_type)
         if item:
             raise _refuse(path, "checking this field against the Grove schema")

@@ -16,7 +16,6 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.fielderrors import go_quote as _q
 
 SCOPE_ROOT = "root"
@@ -140,11 +139,18 @@ def validate_value(target: str, value: Any) -> list[ValueError_]:
 
 
 def _not_object_detail(value: Any) -> str:
+    """decodeObject's detail for a value that is not a JSON object."""
     if value is None:
         # An absent RawExtension has empty bytes; a JSON null decodes to a nil map.
         return "must be a JSON object"
-    raise NotReproducedError(
-        "a provider override value that is not a JSON object (Go's json error text)", ()
+    kind = "array" if isinstance(value, list) else "bool" if isinstance(value, bool) else None
+    if kind is None:
+        kind = "string" if isinstance(value, str) else "number"
+    # The Go type as the reference oracle's Go (1.27, encoding/json over json/v2) names it;
+    # Go 1.26 would write map[string]json.RawMessage (see grove_shape).
+    return (
+        f"must be a JSON object: json: cannot unmarshal {kind} into Go value of type "
+        "map[string]jsontext.Value"
     )
 
 
@@ -194,11 +200,7 @@ def _required_object(
         return None, ValueError_(path, "is required")
     value = root[key]
     if not _is_object(value):
-        if value is None:
-            return None, ValueError_(path, "must be a JSON object")
-        raise NotReproducedError(
-            f"provider override value field {path!r} that is not a JSON object", ()
-        )
+        return None, ValueError_(path, _not_object_detail(value))
     return value, None
 
 

@@ -89,6 +89,7 @@ def validate(
     """
     from renderer.operator.admission.validation_v1alpha1 import (
         alpha_view_from_hub,
+        check_status_annotation,
         validate_dgd_v1alpha1,
     )
     from renderer.operator.config import OperatorConfig
@@ -102,6 +103,7 @@ def validate(
     )
     topologies = dict(cluster_topologies or {})
     errs = _validate_dgd(v, admitted_dgd, cfg.gates.grove, topologies)
+    check_status_annotation(admitted_dgd)
     metadata = admitted_dgd.get("metadata") or {}
     if request_version == SOURCE_V1ALPHA1:
         if alpha_source is None:

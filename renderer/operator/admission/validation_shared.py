@@ -309,17 +309,25 @@ def validate_experimental_spec(
                 )
             )
         job = ckpt.get("job")
-        if job is not None and job.get("gmsClientContainers"):
-            clients_path = ckpt_path.child("job", "gmsClientContainers")
-            if gms is None:
-                errs.append(forbidden(clients_path, "requires gpuMemoryService to be set"))
-            elif h.effective_gms_mode(gms.get("mode")) == h.GMS_INTER_POD:
-                errs.append(
-                    forbidden(clients_path, "is only supported with gpuMemoryService.mode=IntraPod")
-                )
+        if job is not None:
+            errs += checkpoint_job_errors(job, ckpt_path.child("job"), gms)
     for message in check_checkpoint_compatibility(exp, v.allow_checkpoint_with_interpod_gms):
         errs.append(forbidden(path.child("checkpoint"), message))
     return errs
+
+
+def checkpoint_job_errors(
+    job: dict[str, Any], path: Path, gms: dict[str, Any] | None
+) -> list[FieldError]:
+    """validateComponentCheckpointJobConfig: GMS client containers need intra-pod GMS."""
+    if not job.get("gmsClientContainers"):
+        return []
+    clients_path = path.child("gmsClientContainers")
+    if gms is None:
+        return [forbidden(clients_path, "requires gpuMemoryService to be set")]
+    if h.effective_gms_mode(gms.get("mode")) == h.GMS_INTER_POD:
+        return [forbidden(clients_path, "is only supported with gpuMemoryService.mode=IntraPod")]
+    return []
 
 
 def _gms_errors(

@@ -35,6 +35,7 @@ from renderer.operator.admission.validation_shared import (
 
 ANNOTATION_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
 ANNOTATION_DGD_SPEC = "nvidia.com/dgd-spec"
+ANNOTATION_DGD_STATUS = "nvidia.com/dgd-status"
 FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
 GLOBAL_DYNAMO_NAMESPACE = "dynamo"
 
@@ -105,19 +106,22 @@ def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
 
 
 def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
-    """Fill the v1alpha1-only fields a ``nvidia.com/dgd-spec`` annotation preserves."""
+    """Fill the v1alpha1-only fields a ``nvidia.com/dgd-spec`` annotation preserves.
+
+    Like restorePreservedSpec, a payload that does not decode is ignored (nothing restored);
+    one without a ``spec`` key is the legacy form, the spec itself.
+    """
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     raw = annotations.get(ANNOTATION_DGD_SPEC)
-    if raw is None:
+    if not raw:
         return
-    path = ("metadata", "annotations", ANNOTATION_DGD_SPEC)
     try:
         saved = json.loads(raw)
     except (TypeError, ValueError):
-        raise NotReproducedError(
-            "a preservation annotation that is not JSON (the operator's decode error)", path
-        ) from None
-    spec = saved.get("spec") if isinstance(saved, dict) else None
+        return
+    if not isinstance(saved, dict):
+        return
+    spec = saved.get("spec") if "spec" in saved else saved
     if not isinstance(spec, dict):
         return
     if spec.get("pvcs"):
@@ -129,6 +133,25 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
         for key in _ALPHA_ONLY_SERVICE_FIELDS:
             if preserved.get(key) is not None and key not in service:
                 service[key] = preserved[key]
+
+
+def check_status_annotation(dgd: dict[str, Any]) -> None:
+    """ConvertFrom (run on every request) fails on a ``nvidia.com/dgd-status`` payload that
+    does not decode; that failure is not reproduced."""
+    annotations = (dgd.get("metadata") or {}).get("annotations") or {}
+    raw = annotations.get(ANNOTATION_DGD_STATUS)
+    if not raw:
+        return
+    try:
+        decoded = json.loads(raw)
+    except (TypeError, ValueError):
+        decoded = None
+    if not isinstance(decoded, dict):
+        raise NotReproducedError(
+            "a status preservation annotation that does not decode (the operator fails with "
+            "Go's decode error)",
+            ("metadata", "annotations", ANNOTATION_DGD_STATUS),
+        )
 
 
 def has_compatibility_fields(alpha: dict[str, Any]) -> bool:
