@@ -311,7 +311,11 @@ def merge_envs(common: list[Any] | None, specific: list[Any] | None) -> list[Any
     """mergeEnvs: ``common`` then ``specific``, one entry per name, ``specific`` winning."""
     out: list[Any] = []
     seen: dict[str, int] = {}
-    for env in (common or []) + (specific or []):
+    for env in common or []:
+        # common keeps its own duplicates; the last one is the one specific replaces
+        seen[env.get("name", "")] = len(out)
+        out.append(env)
+    for env in specific or []:
         name = env.get("name", "")
         if name in seen:
             out[seen[name]] = env
@@ -377,18 +381,12 @@ def item_to_resource_list(item: dict[str, Any] | None) -> dict[str, str] | None:
         q = _parse_quantity(item["gpu"])
         if q is not None:
             out[item.get("gpuType") or DEFAULT_GPU_RESOURCE_NAME] = q
-    # Go ranges over the custom map in random order; a custom key equal to an earlier
-    # one would make the result depend on that order.
+    # Custom entries come last and overwrite a named one of the same key (the keys of one
+    # map are distinct, so Go's random map order does not change the result).
     for key, value in (item.get("custom") or {}).items():
         q = _parse_quantity(value)
-        if q is None:
-            continue
-        if key in out and out[key] != q:
-            raise NotReproducedError(
-                f"custom resource {key!r} collides with a named resource; Go's map order"
-                " decides which value wins"
-            )
-        out[key] = q
+        if q is not None:
+            out[key] = q
     return out or None
 
 
