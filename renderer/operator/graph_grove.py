@@ -9,9 +9,10 @@ the PodCliqueSet as the operator marshals it (``apiVersion``/``kind``, the zero
 
 Pod specs come from the pod-spec module (``generate_pod_spec_for_component``) and the GMS
 helpers (failover.py); this module owns the clique layout, labels, annotations, replica
-and startup rules, scaling groups, naming and the scheduler gates. Inputs the operator
-would need the cluster for (Kai/Volcano queues, ClusterTopologyBinding reads, restoring a
-Ready checkpoint into the pod spec) are refused with a message naming the field.
+and startup rules, scaling groups, naming, checkpoint restore shaping (checkpoint_restore)
+and the scheduler gates. Inputs the operator would need the cluster for (KAI/Volcano
+queues, ClusterTopologyBinding reads, discovering checkpoint storage) are refused with a
+message naming the field.
 """
 
 from __future__ import annotations
@@ -384,12 +385,19 @@ def generate_pod_spec_for_role(  # noqa: PLR0917 - Go parameter order
 
     grove = consts.MULTINODE_DEPLOYMENT_TYPE_GROVE
     if role.role == ROLE_GMS:
-        base = generate_pod_spec_for_component(
-            component, backend_framework, None, dynamo_deployment, ROLE_MAIN, 1,
-            operator_config, grove, service_name, checkpoint_info, None,
-            grove_cluster_topology_domains, container_gpus,
-        )  # fmt: skip
-        gpu_count = get_gpu_count(get_main_container_resources(component))
+        # The weight server starts from the component's single-node engine pod spec.
+        try:
+            base = generate_pod_spec_for_component(
+                component, backend_framework, None, dynamo_deployment, ROLE_MAIN, 1,
+                operator_config, grove, service_name, checkpoint_info, None,
+                grove_cluster_topology_domains, container_gpus,
+            )  # fmt: skip
+        except ValueError as exc:
+            raise GroveError(f"failed to generate base podSpec for GMS: {exc}") from exc
+        try:
+            gpu_count = get_gpu_count(get_main_container_resources(component))
+        except ValueError as exc:
+            raise GroveError(f"failed to get GPU count for GMS weight server: {exc}") from exc
         return gms_weight_server_pod_spec(base, role.rank, gpu_count)
     inter_pod_gms = is_inter_pod_gms_enabled(component)
     deployer = None
