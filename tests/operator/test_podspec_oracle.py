@@ -16,6 +16,7 @@ restore is injected at render time (``restoreInjectedAtRender`` in the oracle's 
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,12 @@ CORPORA = (GOLDENS / "oracle", GOLDENS / "podspec")
 
 def _load(path: Path) -> Any:
     """The first document as sigs.k8s.io/yaml reads it (YAML 1.1 scalars: ``1053e749`` is
-    a string, as Go wrote it, where a YAML 1.2 loader would read a float)."""
+    a string, as Go wrote it, where a YAML 1.2 loader would read a float); a fresh copy."""
+    return copy.deepcopy(_parsed(path))
+
+
+@functools.cache
+def _parsed(path: Path) -> Any:
     return next(iter_values(path.read_bytes(), str(path)))
 
 
