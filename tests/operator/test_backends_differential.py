@@ -4,7 +4,8 @@ Hypothesis (derandomized, bounded) builds DGDs whose worker components vary what
 backends read: framework, node count, GPU count (limits or requests), the command's shape
 (``python3 -m``, an absolute interpreter, ``sh -c`` pipelines, args only), tensor /
 pipeline / data parallel sizes, elastic EP with the Ray data-parallel backend, JSON and
-shell-special args, and the executor annotation. The oracle (the pinned operator) admits
+shell-special args, the executor annotation, compilation caches and (vLLM) intra- and
+inter-pod GPU Memory Service with and without failover. The oracle (the pinned operator) admits
 and renders each; the admitted DGD it prints is rendered here and the PodCliqueSet must be
 equal both ways, or both must refuse with the same message. Skipped without the oracle at
 ``../shared/operator-oracle/oracle`` (or $DYNAMO_OPERATOR_ORACLE).
@@ -85,6 +86,21 @@ def worker(draw: st.DrawFn, framework: str, name: str, kind: str) -> dict[str, A
     nodes = draw(st.sampled_from([1, 2, 3]))
     if nodes > 1:
         component["multinode"] = {"nodeCount": nodes}
+    if framework == "vllm":
+        # GPU Memory Service layouts: intra-pod (failover clones the engine) and inter-pod.
+        gms = draw(st.sampled_from([None, None, "IntraPod", "InterPod"]))
+        if gms is not None:
+            experimental: dict[str, Any] = {"gpuMemoryService": {"mode": gms}}
+            if draw(st.booleans()):
+                experimental["failover"] = {"mode": gms}
+            component["experimental"] = experimental
+            # GMS takes its GPUs from the main container's limits
+            container["resources"] = {"limits": {"nvidia.com/gpu": gpus or "2"}}
+    if draw(st.booleans()):
+        cache: dict[str, Any] = {"pvcName": f"{name}-cache"}
+        if framework != "vllm" or draw(st.booleans()):
+            cache["mountPath"] = f"/cache/{name}"
+        component["compilationCache"] = cache
     executor = draw(st.sampled_from([None, "mp", "ray", "Ray"]))
     if executor is not None:
         component["podTemplate"]["metadata"] = {
@@ -110,7 +126,12 @@ def dgds(draw: st.DrawFn) -> dict[str, Any]:
     return {
         "apiVersion": "nvidia.com/v1beta1",
         "kind": "DynamoGraphDeployment",
-        "metadata": {"name": "diff", "namespace": "dynamo"},
+        "metadata": {
+            "name": "diff",
+            "namespace": "dynamo",
+            # failover needs container-mode discovery; harmless for the other cases
+            "annotations": {"nvidia.com/dynamo-kube-discovery-mode": "container"},
+        },
         "spec": {"backendFramework": framework, "components": components},
     }
 
@@ -150,7 +171,7 @@ def _admitted(stderr: str) -> Any:
 
 
 @settings(
-    max_examples=40,
+    max_examples=50,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
