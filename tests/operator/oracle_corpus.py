@@ -106,6 +106,10 @@ class OracleCase:
         """The oracle's DCDs, sorted by name."""
         return load_yaml_documents(self.path / "expected-dcds.yaml")
 
+    def expected_error(self) -> str:
+        """The oracle's refusal message (refused cases)."""
+        return (self.path / "expected-error.txt").read_text(encoding="utf-8").strip()
+
     def worker_hash(self) -> str:
         """The oracle's v2 worker hash."""
         return (self.path / "worker-hash.txt").read_text(encoding="utf-8").strip()

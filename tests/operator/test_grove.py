@@ -24,7 +24,7 @@ from oracle_corpus import (
 )
 
 from renderer.operator import graph_grove
-from renderer.operator.graph_grove import generate_grove_pod_clique_set
+from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
 from renderer.operator.graph_grove_roles import ServiceRole
 
 JSON = dict[str, Any]
@@ -66,6 +66,31 @@ def test_pcs_layout_equals_oracle(case: OracleCase, monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_pcs_equals_oracle(case: OracleCase) -> None:
     assert diff_paths(_render(case), case.expected_pcs()) == []
+
+
+GROVE_PREFIX = "failed to reconcile Grove workloads: failed to generate the Grove GangSet: "
+GROVE_REFUSALS = [
+    c
+    for c in oracle_cases()
+    if c.refused
+    and (c.path / "admitted-dgd.yaml").exists()
+    and c.expected_error().startswith(GROVE_PREFIX)
+]
+
+
+def test_grove_refusals_exist() -> None:
+    assert GROVE_REFUSALS
+
+
+@pytest.mark.parametrize("case", GROVE_REFUSALS, ids=lambda c: c.name)
+def test_pcs_refusal_equals_oracle(case: OracleCase) -> None:
+    """Admitted, then refused while generating the Grove GangSet: the operator's message."""
+    # A refused case has no worker-hash.txt; the hash only labels cliques, not the error.
+    with pytest.raises(GroveError) as info:
+        generate_grove_pod_clique_set(
+            case.admitted_dgd(), case.config(), "00000000", checkpoint_info=case.checkpoint_infos()
+        )
+    assert GROVE_PREFIX + str(info.value) == case.expected_error()
 
 
 UPSTREAM_GROVE = {
