@@ -225,18 +225,10 @@ def determine_backend_framework(
     return BACKEND_FRAMEWORK_NOOP
 
 
-def get_main_container(component: JSON | None) -> JSON | None:
-    """GetMainContainer (v1beta1_helpers.go): the pod template's container named ``main``."""
-    if not component or not component.get("podTemplate"):
-        return None
-    for container in (component["podTemplate"].get("spec") or {}).get("containers") or []:
-        if container.get("name", "") == consts.MAIN_CONTAINER_NAME:
-            return container  # type: ignore[no-any-return]
-    return None
-
-
 def get_backend_framework_from_component(component: JSON, dynamo_deployment: JSON) -> str:
     """getBackendFrameworkFromComponent: the framework of one DGD component."""
+    from renderer.operator.v1beta1_helpers import get_main_container
+
     main = get_main_container(component)
     command = list(main.get("command") or []) if main else []
     args = list(main.get("args") or []) if main else []

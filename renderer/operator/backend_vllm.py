@@ -42,6 +42,7 @@ from renderer.operator.utils import (
     shell_quote_for_bash_c,
     shell_quote_posix,
 )
+from renderer.operator.v1beta1_helpers import get_pod_template_annotations
 
 JSON = dict[str, Any]
 
@@ -69,15 +70,6 @@ def _pod_ip_env(name: str) -> JSON:
 
 def _append_env(container: JSON, *envs: JSON) -> None:
     container["env"] = [*(container.get("env") or []), *envs]
-
-
-def get_pod_template_annotations(component: JSON | None) -> dict[str, str] | None:
-    """GetPodTemplateAnnotations (v1beta1_helpers.go): the pod template's annotations."""
-    if not component or not component.get("podTemplate"):
-        return None
-    metadata = component["podTemplate"].get("metadata") or {}
-    annotations: dict[str, str] | None = metadata.get("annotations")
-    return annotations
 
 
 class VLLMBackend:
