@@ -121,18 +121,32 @@ class OracleCase:
             return None
         return load_report(report)
 
+    def input_checkpoints(self) -> list[JSON]:
+        """The DynamoCheckpoint objects given with --checkpoint (a file in the case)."""
+        args = self.oracle_args
+        if "--checkpoint" not in args:
+            return []
+        return load_yaml_documents(self.path / args[args.index("--checkpoint") + 1])
+
     def checkpoint_infos(self) -> dict[str, JSON] | None:
         """checkpoint.CheckpointInfo per component, from the oracle's resolution report.
 
         Exists: the controller found the object or creates it (it always has one after
-        reconcile); Hash: the resolved checkpoint ID.
+        reconcile); Hash: the resolved checkpoint ID; GPUMemoryService and ArtifactVersion:
+        from the input DynamoCheckpoint, as checkpointInfoFromObject reads them.
         """
         report = self.checkpoint_resolution()
         if report is None:
             return None
+        loaded = {o["metadata"]["name"]: o for o in self.input_checkpoints()}
         infos: dict[str, JSON] = {}
         for name, entry in (report.get("components") or {}).items():
+            found = loaded.get(entry.get("checkpointName", ""), {})
+            annotations = found.get("metadata", {}).get("annotations") or {}
             infos[name] = {
+                # checkpointInfoFromObject: the input DynamoCheckpoint's GMS spec and version.
+                "GPUMemoryService": (found.get("spec") or {}).get("gpuMemoryService"),
+                "ArtifactVersion": annotations.get("nvidia.com/snapshot-artifact-version", ""),
                 "Enabled": True,
                 "Exists": True,
                 "Ready": bool(entry.get("ready")),
