@@ -234,3 +234,29 @@ def test_defaulting_matches_the_oracles_admitted_dgd() -> None:
         assert default(stripped, case.config()) == admitted, case.name
         checked += 1
     assert checked >= 20
+
+
+#: The input field each refusal names, written by hand from the case's dgd.yaml: for
+#: v1alpha1 inputs the operator's v1beta1 path is mapped back to the service it came from.
+INPUT_PATHS: dict[str, tuple[str | int, ...]] = {
+    "a1-checkpoint-gate-off-and-no-semver": ("spec", "services", "VllmWorker", "checkpoint"),
+    "a1-interpod-gms-sglang": ("spec", "services", "VllmWorker", "gpuMemoryService", "mode"),
+    "a1-image-missing": ("spec", "services", "Frontend"),
+    "a1-failover-numshadows": ("spec", "services", "VllmWorker", "failover", "numShadows"),
+    "elastic-ep-without-command": ("spec", "components", 1, "podTemplate", "spec", "containers", 0),
+    "no-pod-template": ("spec", "components", 0),
+    "intrapod-failover-needs-container-discovery": ("metadata",),
+    "vllm-executor-backend-annotation": (
+        "metadata",
+        "annotations",
+        "nvidia.com/vllm-distributed-executor-backend",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INPUT_PATHS))
+def test_refusal_names_the_input_field(case: str) -> None:
+    doc = load_yaml(WEBHOOKS / case / "dgd.yaml")
+    _, err = _admit(doc, _config(case), allow=False)
+    assert err is not None
+    assert err.path == INPUT_PATHS[case]

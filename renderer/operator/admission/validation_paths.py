@@ -33,8 +33,8 @@ def to_input_path(
 ) -> PathTuple:
     """The input-document path for the operator's ``path`` (see the module docstring)."""
     out = path
-    if request_version == "v1alpha1" and path[:2] == ("spec", "components") and len(path) > 2:
-        out = _to_service_path(path, admitted)
+    if request_version == "v1alpha1" and path[:2] == ("spec", "components"):
+        out = _to_service_path(path, admitted) if len(path) > 2 else ("spec", "services")
     if input_doc is not None:
         out = _existing_prefix(out, input_doc)
     return out
