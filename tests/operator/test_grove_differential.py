@@ -1,11 +1,13 @@
 """Differential check of the Grove PodCliqueSet against the operator oracle.
 
 Seeded random DGDs (component types, replicas, minAvailable, multinode, inter-pod GMS and
-failover, forced scaling groups, labels/annotations, update strategy, long names) are
+failover, forced scaling groups, labels/annotations, update strategy, discovery and
+metrics annotations, vLLM executor backend, kv-transfer labelKey, modelRef, global
+namespace, priority class, DGD env, long names) are
 rendered by the oracle; its admitted DGD is the input here and its PodCliqueSet the
 expected value. Needs ``../shared/operator-oracle/oracle`` (skipped without it); about
 half a minute on a shared 2-core machine. ``$DYNAMO_OPERATOR_ORACLE`` names another
-location.
+location; ``$GROVE_DIFFERENTIAL_CASES`` and ``$GROVE_DIFFERENTIAL_SEED`` widen a local run.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ ORACLE = Path(
     os.environ.get("DYNAMO_OPERATOR_ORACLE")
     or REPO.parent / "shared" / "operator-oracle" / "oracle"
 )
-SEED = 20260821
-CASES = 30
+SEED = int(os.environ.get("GROVE_DIFFERENTIAL_SEED", "20260821"))
+CASES = int(os.environ.get("GROVE_DIFFERENTIAL_CASES", "30"))
 NAMESPACE = "fz"
 
 IMAGES = {
@@ -67,6 +69,10 @@ def _component(rng: random.Random, index: int, backend: str) -> JSON:
             experimental["grove"] = {"forceScalingGroup": True}
         if experimental:
             component["experimental"] = experimental
+    if rng.random() < 0.15:
+        component["globalDynamoNamespace"] = True
+    if rng.random() < 0.15:
+        component["modelRef"] = {"name": "Qwen/Qwen3-0.6B"}
     template: JSON = {"spec": {"containers": [main]}}
     if rng.random() < 0.3:
         template["metadata"] = {"labels": {f"l{index}": "v"}, "annotations": {f"a{index}": "v"}}
@@ -93,9 +99,27 @@ def _dgd(rng: random.Random, index: int) -> JSON:
         dgd["spec"]["labels"] = {"sl": "x"}
     if rng.random() < 0.3:
         dgd["spec"]["annotations"] = {"sa": "x"}
+    annotations: JSON = {}
     if rng.random() < 0.2:
-        strategy = rng.choice(["OnDelete", "RollingRecreate"])
-        dgd["metadata"]["annotations"] = {"nvidia.com/grove-update-strategy": strategy}
+        annotations["nvidia.com/grove-update-strategy"] = rng.choice(
+            ["OnDelete", "RollingRecreate"]
+        )
+    if rng.random() < 0.15:
+        annotations["nvidia.com/dynamo-discovery-backend"] = rng.choice(["etcd", "kubernetes"])
+    if rng.random() < 0.15:
+        annotations["nvidia.com/enable-metrics"] = rng.choice(["false", "true"])
+    if backend == "vllm" and rng.random() < 0.2:
+        annotations["nvidia.com/vllm-distributed-executor-backend"] = rng.choice(["mp", "ray"])
+    if annotations:
+        dgd["metadata"]["annotations"] = annotations
+    if rng.random() < 0.15:
+        dgd["spec"]["experimental"] = {
+            "kvTransferPolicy": {"labelKey": "topology.kubernetes.io/zone", "domain": "zone"}
+        }
+    if rng.random() < 0.15:
+        dgd["spec"]["priorityClassName"] = "high"
+    if rng.random() < 0.2:
+        dgd["spec"]["env"] = [{"name": "SHARED", "value": "1"}]
     return dgd
 
 
