@@ -21,6 +21,7 @@ import pytest
 
 from renderer.operator.graph_podspec import (
     PodSpecError,
+    generate_base_pod_spec,
     generate_pod_spec_for_component,
 )
 from renderer.operator.podspec_volumes import (
@@ -305,6 +306,36 @@ def test_worker_gets_topology_env_vars_and_volume() -> None:
     assert topology[0]["downwardAPI"]["items"] == [
         {"path": "zone", "fieldRef": {"fieldPath": f"metadata.labels['{TOPOLOGY_LABEL_KEY}']"}}
     ]
+    mounts = pod_spec["containers"][0]["volumeMounts"]
+    assert any(m["name"] == "keep-me" for m in mounts)
+    assert [m for m in mounts if m["name"] == "topology-labels"] == [
+        {"name": "topology-labels", "mountPath": "/etc/dynamo/topology", "readOnly": True}
+    ]
+    assert all(m["name"] != "wrong-volume" for m in mounts)
+
+
+@pytest.mark.parametrize(
+    ("component", "policy", "backend"),
+    [
+        pytest.param({"name": "frontend", "type": "frontend"}, _REQUIRED_ZONE, "sglang",
+                     id="frontend does NOT get topology env vars"),
+        pytest.param({"name": "worker", "type": "worker"}, None, "vllm",
+                     id="worker without policy has no topology"),
+        pytest.param({"name": "worker", "type": "worker"}, {}, "vllm",
+                     id="worker with experimental but without policy has no topology"),
+        pytest.param({"name": "worker", "type": "worker"},
+                     {"domain": "zone", "enforcement": "required"}, "vllm",
+                     id="worker with empty label key has no topology"),
+    ],
+)  # fmt: skip
+def test_no_topology(component: dict[str, Any], policy: Any, backend: str) -> None:
+    pod_spec = _for_component(_kv_dgd(component, policy), backend)
+    env = env_map(pod_spec["containers"][0])
+    assert "DYN_TOPOLOGY_ENABLED" not in env
+    assert "DYN_KV_TRANSFER_DOMAIN" not in env
+    assert all(v["name"] != "topology-labels" for v in pod_spec.get("volumes") or [])
+    mounts = pod_spec["containers"][0].get("volumeMounts") or []
+    assert all(m["name"] != "topology-labels" for m in mounts)
 
 
 # --- TestGenerateBasePodSpec_GPUMemoryServiceRejectsMissingExtraClientContainers ----------
@@ -497,3 +528,46 @@ def test_generate_pod_spec_for_component_unsupported_backend(backend: str, error
             call()
     else:
         call()
+
+
+# --- TestGenerateBasePodSpec_ConvertedCompilationCache* ------------------------------------
+
+
+@pytest.mark.parametrize("deployment_type", ["grove", "lws"])
+def test_converted_compilation_cache_mount_is_not_duplicated(deployment_type: str) -> None:
+    component = beta_component(
+        {
+            "componentType": "frontend",
+            "volumeMounts": [
+                {"name": "model-cache", "mountPoint": "/models"},
+                {"name": "compilation-cache", "mountPoint": "/home/dynamo/.cache/vllm",
+                 "useAsCompilationCache": True},
+            ],
+        }
+    )  # fmt: skip
+    pod_spec = generate_base_pod_spec(
+        component, "vllm", None, "test-deployment", "default", "main", 1, EMPTY_CONFIG,
+        deployment_type, "test-service", None, None, lambda: 0,
+    )  # fmt: skip
+    cache_mounts = [
+        m
+        for m in pod_spec["containers"][0]["volumeMounts"]
+        if m["mountPath"] == "/home/dynamo/.cache/vllm"
+    ]
+    assert cache_mounts == [{"name": "compilation-cache", "mountPath": "/home/dynamo/.cache/vllm"}]
+
+
+def test_converted_compilation_cache_uses_default_mount() -> None:
+    component = beta_component(
+        {
+            "componentType": "frontend",
+            "volumeMounts": [
+                {"name": "model-cache", "mountPoint": "/models"},
+                {"name": "compilation-cache", "useAsCompilationCache": True},
+            ],
+        }
+    )
+    pod_spec = base_pod_spec(component, backend="vllm")
+    assert {"name": "compilation-cache", "mountPath": "/root/.cache/vllm"} in pod_spec[
+        "containers"
+    ][0]["volumeMounts"]
