@@ -3,7 +3,8 @@
 Seeded random DGDs (component types, replicas, minAvailable, multinode, inter-pod GMS and
 failover, forced scaling groups, labels/annotations, update strategy, discovery and
 metrics annotations, vLLM executor backend, kv-transfer labelKey, modelRef, global
-namespace, priority class, DGD env, long names) are
+namespace, priority class, DGD env, long names; every third one a v1alpha1 DGD with
+service types, subComponentTypes, service labels/annotations and extraPodMetadata) are
 rendered by the oracle; its admitted DGD is the input here and its PodCliqueSet the
 expected value. Needs ``../shared/operator-oracle/oracle`` (skipped without it); about
 half a minute on a shared 2-core machine. ``$DYNAMO_OPERATOR_ORACLE`` names another
@@ -123,9 +124,57 @@ def _dgd(rng: random.Random, index: int) -> JSON:
     return dgd
 
 
+def _alpha_service(rng: random.Random, backend: str) -> JSON:
+    kind = rng.choice(["worker", "frontend", "planner", "main", ""])
+    service: JSON = {"componentType": kind} if kind else {}
+    main: JSON = {"image": IMAGES[backend]}
+    if kind == "worker":
+        service["subComponentType"] = rng.choice(["prefill", "decode", "custom", ""])
+        main["command"] = ["python3", "-m", f"dynamo.{backend}"]
+        main["args"] = ["--model", "Qwen/Qwen3-0.6B"]
+        service["resources"] = {"limits": {"gpu": str(rng.randint(1, 2))}}
+        if rng.random() < 0.4:
+            service["multinode"] = {"nodeCount": rng.randint(2, 3)}
+    if rng.random() < 0.7:
+        service["replicas"] = rng.randint(0, 2)
+    if rng.random() < 0.4:
+        service["labels"] = {"svc": "label", "shared": "service"}
+    if rng.random() < 0.4:
+        service["annotations"] = {"example.com/svc": "annotation"}
+    if rng.random() < 0.3:
+        service["extraPodMetadata"] = {"labels": {"pod": "label"}, "annotations": {"p": "a"}}
+    if rng.random() < 0.2:
+        service["envs"] = [{"name": "SERVICE_ENV", "value": "1"}]
+    service["extraPodSpec"] = {"mainContainer": main}
+    return service
+
+
+def _alpha_dgd(rng: random.Random, index: int) -> JSON:
+    backend = rng.choice(sorted(IMAGES))
+    services: JSON = {
+        "Frontend": {
+            "componentType": "frontend",
+            "extraPodSpec": {"mainContainer": {"image": IMAGES[backend]}},
+        }
+    }
+    for i in range(rng.randint(1, 3)):
+        services[rng.choice(["worker", "Decode", "pf"]) + str(i)] = _alpha_service(rng, backend)
+    dgd: JSON = {
+        "apiVersion": "nvidia.com/v1alpha1",
+        "kind": "DynamoGraphDeployment",
+        "metadata": {"name": f"fza{index}", "namespace": NAMESPACE},
+        "spec": {"backendFramework": backend, "services": services},
+    }
+    if rng.random() < 0.4:
+        dgd["spec"]["labels"] = {"shared": "spec", "spec": "label"}
+    if rng.random() < 0.3:
+        dgd["spec"]["annotations"] = {"example.com/spec": "annotation"}
+    return dgd
+
+
 def _inputs() -> list[JSON]:
     rng = random.Random(SEED)
-    return [_dgd(rng, i) for i in range(CASES)]
+    return [(_alpha_dgd if i % 3 == 2 else _dgd)(rng, i) for i in range(CASES)]
 
 
 @pytest.mark.parametrize("dgd", _inputs(), ids=lambda d: d["metadata"]["name"])
