@@ -1,4 +1,5 @@
-"""TestGeneratePodSpecForComponent_SGLang / _VLLM (graph_test.go, pinned commit) as data.
+"""TestGeneratePodSpecForComponent_SGLang / _VLLM and the GMS extra-client tests
+(graph_test.go, pinned commit) as data.
 
 The backends are the backend module's; these Go tests check what reaches the main
 container's command line through generatePodSpecForComponent. v1alpha1 inputs go through
@@ -13,8 +14,18 @@ from typing import Any
 import pytest
 
 from renderer.operator.config import OperatorConfig
-from renderer.operator.graph_podspec import generate_pod_spec_for_component, resolve_container_gpus
-from tests.operator.podspec_support import beta_component
+from renderer.operator.graph_podspec import (
+    PodSpecError,
+    generate_pod_spec_for_component,
+    resolve_container_gpus,
+)
+from tests.operator.podspec_support import (
+    base_pod_spec,
+    beta_component,
+    env_map,
+    main_container,
+    template,
+)
 
 DGD = {"metadata": {"name": "test-deployment", "namespace": "default"}, "spec": {}}
 CONFIG = OperatorConfig(discovery_backend="")
@@ -91,3 +102,69 @@ def test_generate_pod_spec_for_component_backends(  # noqa: PLR0917 - pytest par
     for text in not_contains:
         assert text not in command_line
     assert container["name"] == "main"
+
+
+# --- TestGenerateBasePodSpec_GPUMemoryServiceRejectsMissingExtraClientContainers ----------
+
+
+def test_gms_rejects_missing_extra_client_containers() -> None:
+    component = {
+        "type": "worker",
+        "experimental": {
+            "gpuMemoryService": {
+                "enabled": True,
+                "mode": "IntraPod",
+                "extraClientContainers": ["missing-b", "missing-a"],
+            }
+        },
+        "podTemplate": template(
+            {"containers": [main_container(resources={"limits": {"nvidia.com/gpu": "1"}})]}
+        ),
+    }
+    with pytest.raises(PodSpecError) as info:
+        base_pod_spec(component, backend="vllm", service="worker")
+    message = info.value.message
+    assert "gpuMemoryService.extraClientContainers" in message
+    assert "missing-a" in message
+    assert "missing-b" in message
+
+
+# --- TestGenerateBasePodSpec_GPUMemoryServiceExtraClientContainers ---------------------------
+
+# internal/gms and internal/dra constants at the pinned commit.
+GMS_SERVER = "gms-server"
+GMS_VOLUME, GMS_MOUNT_PATH, GMS_SOCKET_ENV = (
+    "gms-intrapod-control",
+    "/gms-intrapod-control",
+    "GMS_SOCKET_DIR",
+)
+DRA_CLAIM = "intrapod-shared-gpu"
+
+
+def test_gms_wires_every_extra_client_container() -> None:
+    component = beta_component(
+        {
+            "componentType": "worker",
+            "gpuMemoryService": {
+                "enabled": True,
+                "mode": "intraPod",
+                "extraClientContainers": ["gms-loader", "metrics-client"],
+            },
+            "extraPodSpec": {
+                "mainContainer": {"resources": {"limits": {"nvidia.com/gpu": "1"}}},
+                "containers": [
+                    {"name": "gms-loader", "image": "loader:latest"},
+                    {"name": "metrics-client", "image": "metrics:latest"},
+                ],
+            },
+        }
+    )
+    pod_spec = base_pod_spec(component, backend="vllm", service="worker")
+    assert any(c["name"] == GMS_SERVER for c in pod_spec.get("initContainers") or [])
+    by_name = {c["name"]: c for c in pod_spec["containers"]}
+    for name in ("main", "gms-loader", "metrics-client"):
+        container = by_name[name]
+        assert env_map(container)[GMS_SOCKET_ENV] == GMS_MOUNT_PATH
+        mounts = {m["name"]: m["mountPath"] for m in container.get("volumeMounts") or []}
+        assert mounts[GMS_VOLUME] == GMS_MOUNT_PATH
+        assert [c["name"] for c in container["resources"]["claims"]] == [DRA_CLAIM]

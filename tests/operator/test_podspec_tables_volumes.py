@@ -338,31 +338,6 @@ def test_no_topology(component: dict[str, Any], policy: Any, backend: str) -> No
     assert all(m["name"] != "topology-labels" for m in mounts)
 
 
-# --- TestGenerateBasePodSpec_GPUMemoryServiceRejectsMissingExtraClientContainers ----------
-
-
-def test_gms_rejects_missing_extra_client_containers() -> None:
-    component = {
-        "type": "worker",
-        "experimental": {
-            "gpuMemoryService": {
-                "enabled": True,
-                "mode": "IntraPod",
-                "extraClientContainers": ["missing-b", "missing-a"],
-            }
-        },
-        "podTemplate": template(
-            {"containers": [main_container(resources={"limits": {"nvidia.com/gpu": "1"}})]}
-        ),
-    }
-    with pytest.raises(PodSpecError) as info:
-        base_pod_spec(component, backend="vllm", service="worker")
-    message = info.value.message
-    assert "gpuMemoryService.extraClientContainers" in message
-    assert "missing-a" in message
-    assert "missing-b" in message
-
-
 # --- Tests whose v1alpha1 inputs go through the emulated conversion (betaComponent) --------
 
 
@@ -571,44 +546,3 @@ def test_converted_compilation_cache_uses_default_mount() -> None:
     assert {"name": "compilation-cache", "mountPath": "/root/.cache/vllm"} in pod_spec[
         "containers"
     ][0]["volumeMounts"]
-
-
-# --- TestGenerateBasePodSpec_GPUMemoryServiceExtraClientContainers ---------------------------
-
-# internal/gms and internal/dra constants at the pinned commit.
-GMS_SERVER = "gms-server"
-GMS_VOLUME, GMS_MOUNT_PATH, GMS_SOCKET_ENV = (
-    "gms-intrapod-control",
-    "/gms-intrapod-control",
-    "GMS_SOCKET_DIR",
-)
-DRA_CLAIM = "intrapod-shared-gpu"
-
-
-def test_gms_wires_every_extra_client_container() -> None:
-    component = beta_component(
-        {
-            "componentType": "worker",
-            "gpuMemoryService": {
-                "enabled": True,
-                "mode": "intraPod",
-                "extraClientContainers": ["gms-loader", "metrics-client"],
-            },
-            "extraPodSpec": {
-                "mainContainer": {"resources": {"limits": {"nvidia.com/gpu": "1"}}},
-                "containers": [
-                    {"name": "gms-loader", "image": "loader:latest"},
-                    {"name": "metrics-client", "image": "metrics:latest"},
-                ],
-            },
-        }
-    )
-    pod_spec = base_pod_spec(component, backend="vllm", service="worker")
-    assert any(c["name"] == GMS_SERVER for c in pod_spec.get("initContainers") or [])
-    by_name = {c["name"]: c for c in pod_spec["containers"]}
-    for name in ("main", "gms-loader", "metrics-client"):
-        container = by_name[name]
-        assert env_map(container)[GMS_SOCKET_ENV] == GMS_MOUNT_PATH
-        mounts = {m["name"]: m["mountPath"] for m in container.get("volumeMounts") or []}
-        assert mounts[GMS_VOLUME] == GMS_MOUNT_PATH
-        assert [c["name"] for c in container["resources"]["claims"]] == [DRA_CLAIM]
