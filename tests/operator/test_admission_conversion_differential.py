@@ -128,6 +128,23 @@ services = st.fixed_dictionaries(
             {}, optional={"labels": string_maps, "annotations": string_maps}
         ),
         "scalingAdapter": st.fixed_dictionaries({"enabled": st.booleans()}),
+        "gpuMemoryService": st.fixed_dictionaries(
+            {"enabled": st.booleans()}, optional={"mode": st.sampled_from(["intraPod", "interPod"])}
+        ),
+        "failover": st.just({"enabled": False}),
+        "checkpoint": st.fixed_dictionaries(
+            {"enabled": st.just(False)},
+            optional={"identity": st.just({"model": "m", "backendFramework": "vllm"})},
+        ),
+        "frontendSidecar": st.fixed_dictionaries(
+            {"image": st.just(IMAGE)},
+            optional={"args": st.just(["--x"]), "envs": env_vars, "envFromSecret": st.just("s")},
+        ),
+        "multinode": st.fixed_dictionaries({}, optional={"nodeCount": st.integers(1, 3)}),
+        "modelRef": st.just({"name": "m"}),
+        "globalDynamoNamespace": st.booleans(),
+        "minAvailable": st.integers(min_value=0, max_value=2),
+        "ingress": st.just({"enabled": True, "host": "h"}),
     },
 )
 alpha_dgds = st.fixed_dictionaries(
@@ -142,6 +159,13 @@ alpha_dgds = st.fixed_dictionaries(
         "priorityClassName": st.just("high"),
         "pvcs": st.just([{"name": "p", "create": False}]),
         "backendFramework": st.sampled_from(["vllm", "sglang"]),
+        "annotations": string_maps,
+        "restart": st.fixed_dictionaries(
+            {"id": st.just("r")}, optional={"strategy": st.just({"order": ["Frontend"]})}
+        ),
+        "experimental": st.fixed_dictionaries(
+            {}, optional={"kvTransferPolicy": st.just({"domain": "rack"})}
+        ),
     },
 ).map(
     lambda spec: {
