@@ -2,8 +2,9 @@
 
 Rows are transcribed from TestPCSNameForDGD, TestExpandRolesForService,
 TestExpandRolesForComponent_SingleNodeForceScalingGroup, TestApplyCliqueStartupDependencies
-(+ _GMS), TestGetCliqueStartupDependencies and TestGenerateGrovePodCliqueSet_UpdateStrategy;
-the hashed PCS name's suffix is the oracle's (corpus case beta-long-name-rolling).
+(+ _GMS), TestGetCliqueStartupDependencies, TestGenerateGrovePodCliqueSet_UpdateStrategy
+and TestGenerateGrovePodCliqueSet_TopologyConstraints; the hashed PCS name's suffix is the
+oracle's (corpus case beta-long-name-rolling).
 """
 
 from __future__ import annotations
@@ -214,3 +215,71 @@ def test_grove_update_strategy_rejects(value: str) -> None:
 def test_go_duration_string(seconds: int, text: str) -> None:
     """time.Duration.String (15m0s is the oracle's terminationDelay)."""
     assert go_duration_string(seconds) == text
+
+
+def _topology_dgd(spec_tc: JSON | None, component: JSON) -> JSON:
+    spec: JSON = {"backendFramework": "vllm", "components": [component]}
+    if spec_tc is not None:
+        spec["topologyConstraint"] = spec_tc
+    return {"metadata": {"name": "test-deploy", "namespace": "default"}, "spec": spec}
+
+
+def _worker(tc: JSON | None, nodes: int = 1) -> JSON:
+    component: JSON = {"name": "Worker", "type": "worker", "replicas": 2}
+    if tc is not None:
+        component["topologyConstraint"] = tc
+    if nodes > 1:
+        component["multinode"] = {"nodeCount": nodes}
+    return component
+
+
+def _pack(domain: str, topology: str = "") -> JSON:
+    constraint: JSON = {"pack": {"required": domain}}
+    if topology:
+        constraint["topologyName"] = topology
+    return constraint
+
+
+ZONE = {"clusterTopologyName": "test-topology", "packDomain": "zone"}
+NAME_ONLY = {"clusterTopologyName": "test-topology"}
+
+
+@pytest.mark.parametrize(
+    ("spec_tc", "component", "want"),
+    [
+        (None, _worker(None), (None, {"worker": None}, {})),
+        (ZONE, _worker({"packDomain": "rack"}),
+         (_pack("zone", "test-topology"), {"worker": _pack("rack")}, {})),
+        (NAME_ONLY, _worker({"packDomain": "rack"}),
+         (None, {"worker": _pack("rack", "test-topology")}, {})),
+        (ZONE, _worker({"packDomain": "block"}, 4),
+         (_pack("zone", "test-topology"), {"worker-ldr": None, "worker-wkr": None},
+          {"worker": _pack("block")})),
+        (NAME_ONLY, _worker({"packDomain": "block"}, 4),
+         (None, {"worker-ldr": None, "worker-wkr": None},
+          {"worker": _pack("block", "test-topology")})),
+    ],
+)  # fmt: skip
+def test_topology_constraints(
+    spec_tc: JSON | None,
+    component: JSON,
+    want: tuple[JSON | None, dict[str, JSON | None], dict[str, JSON]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TestGenerateGrovePodCliqueSet_TopologyConstraints (pod specs are not its subject).
+
+    ``want``: the PCS template's, each clique's and each scaling group's constraint.
+    """
+    want_pcs, want_cliques, want_pcsgs = want
+    from renderer.operator import graph_grove
+    from renderer.operator.config import OperatorConfig
+
+    monkeypatch.setattr(graph_grove, "generate_pod_spec_for_role", lambda *_a, **_k: {})
+    pcs = graph_grove.generate_grove_pod_clique_set_for(
+        _topology_dgd(spec_tc, component), OperatorConfig(), None, None, None
+    )
+    template = pcs["spec"]["template"]
+    assert template.get("topologyConstraint") == want_pcs
+    assert {c["name"]: c.get("topologyConstraint") for c in template["cliques"]} == want_cliques
+    groups = template.get("podCliqueScalingGroups") or []
+    assert {g["name"]: g.get("topologyConstraint") for g in groups} == want_pcsgs
