@@ -299,9 +299,9 @@ def apply_restart_annotation(
     existing_restart_annotations: dict[str, str] | None,
 ) -> dict[str, str]:
     """applyRestartAnnotation; ``restart_state`` is {"Timestamp", "ComponentsToAnnotate"}."""
-    to_annotate = (restart_state or {}).get("ComponentsToAnnotate") or {}
-    if to_annotate.get(component_name):
-        annotations[consts.RESTART_ANNOTATION] = str(restart_state["Timestamp"])  # type: ignore[index]
+    state = restart_state or {}
+    if (state.get("ComponentsToAnnotate") or {}).get(component_name):
+        annotations[consts.RESTART_ANNOTATION] = str(state.get("Timestamp") or "")
     elif existing_restart_annotations and component_name in existing_restart_annotations:
         annotations[consts.RESTART_ANNOTATION] = existing_restart_annotations[component_name]
     return annotations

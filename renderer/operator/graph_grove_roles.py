@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from renderer.operator import consts
+from renderer.operator.graph_grove_meta import GroveError
 from renderer.operator.v1beta1_helpers import get_number_of_nodes, is_inter_pod_gms_enabled
 
 JSON = dict[str, Any]
@@ -237,7 +238,9 @@ def pcs_name_for_dgd(dgd_name: str, components: list[JSON]) -> str:
     try:
         head = raw[: pcs_budget - 5].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"metadata.name: cannot truncate {dgd_name!r} inside a character") from exc
+        raise GroveError(
+            f"metadata.name: cannot truncate {dgd_name!r} inside a character; not reproduced"
+        ) from exc
     return f"{head}-{suffix}"
 
 
