@@ -175,6 +175,41 @@ alpha_dgds = st.fixed_dictionaries(
         "spec": spec,
     }
 )
+beta_containers = st.fixed_dictionaries(
+    {"name": st.just("main"), "image": st.just(IMAGE)},
+    optional={
+        "ports": st.lists(
+            st.fixed_dictionaries(
+                {"containerPort": st.integers(1, 9000)},
+                optional={"protocol": st.sampled_from(["TCP", "UDP"]), "name": st.just("p")},
+            ),
+            max_size=2,
+        ),
+        "env": st.lists(
+            st.one_of(
+                st.fixed_dictionaries({"name": names, "value": st.sampled_from(["1", ""])}),
+                st.fixed_dictionaries(
+                    {"name": names, "valueFrom": st.just({"secretKeyRef": {"key": "k"}})}
+                ),
+            ),
+            max_size=2,
+        ),
+        "envFrom": st.just([{"secretRef": {}}]),
+        "stdin": st.booleans(),
+        "unknownField": st.just("dropped"),
+        "resources": st.fixed_dictionaries(
+            {},
+            optional={
+                "limits": st.dictionaries(
+                    st.sampled_from(["cpu", "nvidia.com/gpu"]),
+                    st.one_of(quantities.filter(lambda q: q != "bogus"), st.integers(0, 4)),
+                )
+            },
+        ),
+        "readinessProbe": st.just({"grpc": {"port": 9000}}),
+        "command": st.one_of(st.none(), st.just([]), st.just(["python3"])),
+    },
+)
 beta_components = st.fixed_dictionaries(
     {
         "name": st.sampled_from(["Frontend", "Worker"]),
@@ -182,21 +217,28 @@ beta_components = st.fixed_dictionaries(
         "podTemplate": st.fixed_dictionaries(
             {
                 "spec": st.fixed_dictionaries(
-                    {
-                        "containers": st.just(
-                            [{"name": "main", "image": IMAGE, "ports": [{"containerPort": 1}]}]
-                        )
-                    }
+                    {"containers": st.lists(beta_containers, min_size=1, max_size=1)},
+                    optional={
+                        "volumes": st.just([{"name": "c", "configMap": {}}]),
+                        "nodeSelector": st.one_of(st.none(), string_maps),
+                        "terminationGracePeriodSeconds": st.one_of(st.none(), st.integers(0, 9)),
+                    },
                 )
             },
-            optional={"metadata": st.fixed_dictionaries({}, optional={"labels": string_maps})},
+            optional={
+                "metadata": st.fixed_dictionaries(
+                    {}, optional={"labels": string_maps, "annotations": st.none()}
+                )
+            },
         ),
     },
     optional={
         "replicas": st.one_of(st.none(), st.integers(min_value=0, max_value=2)),
         "multinode": st.fixed_dictionaries({}, optional={"nodeCount": st.integers(1, 3)}),
-        "sharedMemorySize": st.sampled_from(["0", "1Gi"]),
+        "sharedMemorySize": st.sampled_from(["0", "1Gi", "1024Mi"]),
         "scalingAdapter": st.just({}),
+        "globalDynamoNamespace": st.booleans(),
+        "compilationCache": st.just({"pvcName": "cc", "mountPath": "/cc"}),
     },
 )
 beta_dgds = st.lists(
