@@ -1,0 +1,76 @@
+"""The binding annotations, placed on top of the operator's objects (docs/domain.md section 4).
+
+The pinned operator predates the binding, so this is the one thing render adds to what it
+creates:
+
+- on the DCD of a bound (checkpointed, worker-class) component: `metadata.annotations` and
+  the pod template's annotations (`renderer.workloads.dcd_template_annotations`);
+- on a PodCliqueSet: the bound component's engine cliques (never its GMS cliques, never
+  another component's) carry the binding, and `metadata.annotations` carries the map
+  `nvidia.com/dynamo-checkpoint-bindings` (compact JSON, engine clique name -> binding).
+
+Annotation maps are kept in key order, as Go writes a map.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY, COMPONENT_LABEL
+from renderer.workloads import clique_component, dcd_template_annotations
+
+JSON = dict[str, Any]
+
+
+def _child(parent: JSON, key: str) -> JSON:
+    value = parent.get(key)
+    if not isinstance(value, dict):
+        value = {}
+        parent[key] = value
+    return value
+
+
+def _annotate(holder: JSON, key: str, value: str) -> None:
+    """holder["annotations"][key] = value, the map kept sorted (created when absent)."""
+    annotations = dict(holder.get("annotations") or {})
+    annotations[key] = value
+    had = "annotations" in holder
+    holder["annotations"] = {k: annotations[k] for k in sorted(annotations)}
+    if not had:  # a new annotations map goes in key order among its siblings
+        items = sorted(holder.items())
+        holder.clear()
+        holder.update(items)
+
+
+def place_on_dcds(dcds: list[JSON], bindings: dict[str, str]) -> None:
+    """Both copies on every DCD whose component is bound (by its component label)."""
+    for dcd in dcds:
+        labels = (dcd.get("metadata") or {}).get("labels") or {}
+        binding = bindings.get(str(labels.get(COMPONENT_LABEL, "")))
+        if binding is None:
+            continue
+        _annotate(_child(dcd, "metadata"), BINDING_KEY, binding)
+        node = dcd
+        *parents, _last = dcd_template_annotations(str(dcd.get("apiVersion", "")))
+        for key in parents:
+            node = _child(node, key)
+        _annotate(node, BINDING_KEY, binding)
+
+
+def place_on_pcs(pcs: JSON, bindings: dict[str, str]) -> None:
+    """The binding on each bound component's engine cliques, and the PCS binding map."""
+    by_lower = {name.lower(): binding for name, binding in bindings.items()}
+    entries: dict[str, str] = {}
+    for clique in (pcs.get("spec") or {}).get("template", {}).get("cliques") or []:
+        labels = clique.get("labels") or {}
+        owner = labels.get(COMPONENT_LABEL)
+        component, is_gms = clique_component(str(clique.get("name", "")), labels)
+        binding = bindings.get(owner) if isinstance(owner, str) else by_lower.get(component)
+        if binding is None or is_gms:
+            continue
+        _annotate(clique, BINDING_KEY, binding)
+        entries[str(clique["name"])] = binding
+    if entries:
+        value = json.dumps(entries, sort_keys=True, separators=(",", ":"))
+        _annotate(_child(pcs, "metadata"), BINDINGS_MAP_KEY, value)
