@@ -133,8 +133,19 @@ def resources_from_native(r: Obj | None) -> Obj | None:
     return out or None
 
 
+def _parses(value: Any) -> bool:
+    """resource.ParseQuantity succeeds (itemToResourceList skips values that do not)."""
+    from renderer.binding.quantity import QuantityError, marshal_quantity
+
+    try:
+        marshal_quantity(value)
+    except QuantityError:
+        return False
+    return True
+
+
 def resources_to_native(r: Obj) -> Obj:
-    """resourcesToNative: alpha Resources -> corev1 requirements."""
+    """resourcesToNative: alpha Resources -> corev1 requirements (bad quantities dropped)."""
     out: Obj = {}
     if r.get("claims"):
         out["claims"] = copy.deepcopy(r["claims"])
@@ -143,14 +154,15 @@ def resources_to_native(r: Obj) -> Obj:
         if item is None:
             continue
         rl: Obj = {}
-        if item.get("cpu"):
+        if item.get("cpu") and _parses(item["cpu"]):
             rl["cpu"] = item["cpu"]
-        if item.get("memory"):
+        if item.get("memory") and _parses(item["memory"]):
             rl["memory"] = item["memory"]
-        if item.get("gpu"):
+        if item.get("gpu") and _parses(item["gpu"]):
             rl[item.get("gpuType") or DEFAULT_GPU] = item["gpu"]
         for k, v in (item.get("custom") or {}).items():
-            rl[k] = v
+            if _parses(v):
+                rl[k] = v
         if rl:
             out[key] = rl
     return out
@@ -240,9 +252,48 @@ def _has_main(src: Obj) -> bool:
     return any(c.get("name") == MAIN for c in containers)
 
 
+FRONTEND_SIDECAR = "sidecar-frontend"
+
+
+def _restored_default_frontend_sidecar(src: Obj, restored: Obj | None) -> Obj | None:
+    """restoredDefaultFrontendSidecar: a preserved alpha sidecar behind the default name."""
+    if src.get("frontendSidecar") != FRONTEND_SIDECAR or restored is None:
+        return None
+    found: Obj | None = restored.get("frontendSidecar")
+    return found
+
+
+def _frontend_sidecar_from_container(ctr: Obj, origin: Obj) -> Obj:
+    """frontendSidecarSpecFromContainer."""
+    out = copy.deepcopy(origin)
+    out["image"] = ctr.get("image", "")
+    for key, src_key in (("args", "args"), ("envs", "env")):
+        if ctr.get(src_key):
+            out[key] = copy.deepcopy(ctr[src_key])
+        else:
+            out.pop(key, None)
+    env_from = ctr.get("envFrom") or []
+    one = env_from[0] if len(env_from) == 1 else None
+    if (
+        one is not None
+        and not one.get("prefix")
+        and one.get("configMapRef") is None
+        and one.get("secretRef") is not None
+    ):
+        out["envFromSecret"] = one["secretRef"].get("name", "")
+    elif origin.get("envFromSecret") == "":
+        out["envFromSecret"] = ""
+    else:
+        out.pop("envFromSecret", None)
+    return out
+
+
 def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
     pod_tpl = src.get("podTemplate")
-    if pod_tpl is None:
+    restored_sidecar = _restored_default_frontend_sidecar(src, restored)
+    if pod_tpl is None:  # decomposeMissingPodTemplate
+        if restored_sidecar is not None:
+            dst["frontendSidecar"] = copy.deepcopy(restored_sidecar)
         return
     pod_tpl = copy.deepcopy(pod_tpl)
     meta = pod_tpl.get("metadata") or {}
@@ -258,14 +309,14 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
             main = copy.deepcopy(c)
             continue
         other.append(c)
-    if (
-        src.get("frontendSidecar") is not None
-        and restored is not None
-        and restored.get("frontendSidecar")
-    ):
-        raise NotReproducedError(
-            "a v1alpha1-origin frontendSidecar round trip is not reproduced", "frontendSidecar"
-        )
+    if restored_sidecar is not None:  # restoreFrontendSidecarFromPodTemplate
+        name = src["frontendSidecar"]
+        found = next((c for c in other if c.get("name") == name), None)
+        if found is not None:
+            dst["frontendSidecar"] = _frontend_sidecar_from_container(found, restored_sidecar)
+            other = [c for c in other if c.get("name") != name]
+        else:
+            dst["frontendSidecar"] = copy.deepcopy(restored_sidecar)
     if main is not None:
         resources = resources_from_native(main.get("resources"))
         if resources is not None:

@@ -13,13 +13,12 @@ import copy
 
 from renderer.operator.dcd_alpha import (
     ANN_DGD_SPEC,
+    FRONTEND_SIDECAR,
     MAIN,
     Obj,
-    _empty,
     _needs_eps_preservation,
     _quantity_is_zero,
     _resources_need_preservation,
-    _sem_equal,
     _semantic,
     _set,
     _shm_needs_preservation,
@@ -28,6 +27,8 @@ from renderer.operator.dcd_alpha import (
 from renderer.operator.typed_json import NotReproducedError
 
 _RESTORABLE = {
+    "frontendSidecar",
+    "volumeMounts",
     "subComponentType",
     "dynamoNamespace",
     "autoscaling",
@@ -48,7 +49,6 @@ _RESTORABLE = {
     "checkpoint",
     "serviceName",
 }
-FRONTEND_SIDECAR = "sidecar-frontend"
 
 
 def check_restorable(preserved: Obj) -> None:
@@ -58,6 +58,12 @@ def check_restorable(preserved: Obj) -> None:
                 "restoring this preserved v1alpha1 field is not reproduced",
                 f"metadata.annotations.{ANN_DGD_SPEC}.{key}",
             )
+    mounts = preserved.get("volumeMounts") or []
+    if sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
+        raise NotReproducedError(
+            "several preserved compilation-cache mounts are not reproduced",
+            f"metadata.annotations.{ANN_DGD_SPEC}.volumeMounts",
+        )
     eps = preserved.get("extraPodSpec") or {}
     if any(ctr.get("name") == FRONTEND_SIDECAR for ctr in eps.get("containers") or []):
         raise NotReproducedError(
@@ -89,7 +95,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
         main_present
         and presources is not None
         and _resources_need_preservation(presources)
-        and _sem_equal(
+        and _requirements_equal(
             resources_to_native(dst.get("resources") or {}), resources_to_native(presources)
         )
     ):
@@ -134,8 +140,31 @@ def _restore_env_from_secret(dst: Obj, preserved: Obj, main_present: bool) -> No
     main.pop("envFrom", None)
 
 
+# Marks a merged probe whose IntOrString port carries both an int and a string half (mergo
+# merges the three fields one by one); JSON cannot show it, Semantic.DeepEqual sees it.
+_HIDDEN = "\x00hidden-int-or-string"
+
+
+def _hidden_int_or_string(base: Obj | None, src: Obj | None) -> bool:
+    """Whether mergo leaves a port IntOrString with both halves set (base str, src int...)."""
+    if base is None or src is None:
+        return False
+    for handler in ("httpGet", "tcpSocket"):
+        a = (base.get(handler) or {}).get("port")
+        b = (src.get(handler) or {}).get("port")
+        if a is None or b is None:
+            continue
+        if (isinstance(a, str) and isinstance(b, int) and b != 0) or (
+            isinstance(a, int) and a != 0 and isinstance(b, str) and b != ""
+        ):
+            return True
+    return False
+
+
 def _semantic_main(spec: Obj) -> Obj:
     """semanticMainContainer: dedicated fields merged under extraPodSpec.mainContainer."""
+    from renderer.operator.gomerge import merge_override
+
     main: Obj = {"name": MAIN}
     if spec.get("resources") is not None:
         main["resources"] = resources_to_native(spec["resources"])
@@ -153,24 +182,31 @@ def _semantic_main(spec: Obj) -> Obj:
     if mounts:
         main["volumeMounts"] = mounts
     extra = (spec.get("extraPodSpec") or {}).get("mainContainer")
-    if extra is not None:
-        base_env = main.get("env") or []
-        dedicated_mounts = list(main.get("volumeMounts") or [])
-        for key, value in extra.items():
-            if not _empty(value):  # mergo WithOverride: non-zero source fields win
-                main[key] = copy.deepcopy(value)
-        main["name"] = MAIN
-        merged: list[Obj] = []
-        seen: dict[str, int] = {}
-        for e in list(base_env) + list(extra.get("env") or []):
-            if e.get("name") in seen:
-                merged[seen[e["name"]]] = e
-            else:
-                seen[e.get("name", "")] = len(merged)
-                merged.append(e)
-        main["env"] = merged
-        main["volumeMounts"] = list(extra.get("volumeMounts") or []) + dedicated_mounts
-    return main
+    if extra is None:
+        return main
+    base_env = main.get("env") or []
+    dedicated_mounts = list(main.get("volumeMounts") or [])
+    hidden = sorted(
+        probe
+        for probe in ("livenessProbe", "readinessProbe")
+        if _hidden_int_or_string(main.get(probe), extra.get(probe))
+    )
+    merged: Obj = merge_override(main, {**extra, "name": MAIN}, "Container")
+    if hidden:
+        merged[_HIDDEN] = hidden
+    envs: list[Obj] = []
+    seen: dict[str, int] = {}
+    for env in [*base_env, *(extra.get("env") or [])]:  # the alpha mergeEnvs: in place by name
+        if env.get("name", "") in seen:
+            envs[seen[env.get("name", "")]] = env
+        else:
+            seen[env.get("name", "")] = len(envs)
+            envs.append(env)
+    merged["env"] = envs or None
+    merged["volumeMounts"] = [*(extra.get("volumeMounts") or []), *dedicated_mounts]
+    if extra.get("startupProbe") is not None:
+        merged["startupProbe"] = extra["startupProbe"]
+    return merged
 
 
 def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present: bool) -> None:
@@ -180,33 +216,107 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
     current = _semantic_main(dst)
     wanted = _semantic_main(preserved)
 
+    def same(key: str) -> bool:
+        from renderer.operator.typed_json import semantic_equal
+
+        hidden_current = key in current.get(_HIDDEN, ())
+        hidden_wanted = key in wanted.get(_HIDDEN, ())
+        if hidden_current and hidden_wanted:
+            raise NotReproducedError(
+                "comparing two merged IntOrString ports is not reproduced",
+                f"metadata.annotations.{ANN_DGD_SPEC}.extraPodSpec.mainContainer.{key}",
+            )
+        if hidden_current or hidden_wanted:
+            return False  # Go compares the merged port's unset half too: never equal
+        field = next(f for f in _container_fields() if f["json"] == key)
+        return semantic_equal(current.get(key), wanted.get(key), field["type"])
+
     def ensure() -> Obj:
         eps = dst.setdefault("extraPodSpec", {})
         main: Obj = eps.setdefault("mainContainer", {})
         return main
 
-    if _sem_equal(current.get("env"), wanted.get("env")) and (
-        preserved.get("envs") or pmain.get("env")
-    ):
+    if same("env") and (preserved.get("envs") or pmain.get("env")):
         _set(dst, "envs", copy.deepcopy(preserved.get("envs")))
         _set(ensure(), "env", copy.deepcopy(pmain.get("env")))
-    if preserved.get("envFromSecret") is not None and _sem_equal(
-        current.get("envFrom"), wanted.get("envFrom")
-    ):
+    if preserved.get("envFromSecret") is not None and same("envFrom"):
         dst["envFromSecret"] = preserved["envFromSecret"]
-    if _sem_equal(current.get("resources"), wanted.get("resources")) and (
+    if same("resources") and (
         preserved.get("resources") is not None or _semantic(pmain.get("resources"))
     ):
         _set(dst, "resources", copy.deepcopy(preserved.get("resources")))
         ensure()["resources"] = copy.deepcopy(pmain.get("resources") or {})
-    if preserved.get("volumeMounts") or pmain.get("volumeMounts"):
-        raise NotReproducedError(
-            "restoring preserved volume-mount origins is not reproduced",
-            f"metadata.annotations.{ANN_DGD_SPEC}.volumeMounts",
+    current_mounts = _without_cache_mounts(current.get("volumeMounts"), dst.get("volumeMounts"))
+    wanted_mounts = _without_cache_mounts(wanted.get("volumeMounts"), preserved.get("volumeMounts"))
+    if _origins_match_native(wanted_mounts, current_mounts) and (
+        preserved.get("volumeMounts") or pmain.get("volumeMounts")
+    ):
+        _set(
+            dst,
+            "volumeMounts",
+            _restore_mount_origins(
+                preserved.get("volumeMounts") or [],
+                dst.get("volumeMounts") or [],
+                pmain.get("volumeMounts") or [],
+            )
+            or None,
         )
+        _set(ensure(), "volumeMounts", copy.deepcopy(pmain.get("volumeMounts")) or None)
     for probe in ("livenessProbe", "readinessProbe"):
-        if _sem_equal(current.get(probe), wanted.get(probe)) and (
-            preserved.get(probe) is not None or pmain.get(probe) is not None
-        ):
+        if same(probe) and (preserved.get(probe) is not None or pmain.get(probe) is not None):
             _set(dst, probe, copy.deepcopy(preserved.get(probe)))
             _set(ensure(), probe, copy.deepcopy(pmain.get(probe)))
+
+
+def _flat_key(mount: Obj) -> tuple[str, str]:
+    return mount.get("name", ""), mount.get("mountPoint", "")
+
+
+def _native_key(mount: Obj) -> tuple[str, str]:
+    return mount.get("name", ""), mount.get("mountPath", "")
+
+
+def _without_cache_mounts(mounts: list[Obj] | None, flat: list[Obj] | None) -> list[Obj]:
+    """withoutCompilationCacheMounts: native mounts not flagged as the cache in ``flat``."""
+    cache = {_flat_key(m) for m in flat or [] if m.get("useAsCompilationCache")}
+    return [m for m in mounts or [] if _native_key(m) not in cache]
+
+
+def _origins_match_native(wanted: list[Obj], current: list[Obj]) -> bool:
+    """volumeMountOriginsMatchNative(volumeMountsFromNative(wanted), current)."""
+    return [_native_key(m) for m in wanted] == [_native_key(m) for m in current]
+
+
+def _restore_mount_origins(
+    preserved: list[Obj], current: list[Obj], preserved_main: list[Obj]
+) -> list[Obj]:
+    """restorePreservedVolumeMountOrigins."""
+    out = [copy.deepcopy(m) for m in preserved if not m.get("useAsCompilationCache")]
+    main_keys = {_native_key(m) for m in preserved_main}
+    for mount in current:
+        key = _flat_key(mount)
+        if not mount.get("useAsCompilationCache"):
+            if key in main_keys or any(_flat_key(o) == key for o in out):
+                continue
+            out.append(copy.deepcopy(mount))
+            continue
+        for existing in out:
+            if _flat_key(existing) == key:
+                existing["useAsCompilationCache"] = True
+                break
+        else:
+            out.append(copy.deepcopy(mount))
+    return out
+
+
+def _container_fields() -> list[Obj]:
+    from renderer.operator.typed_json import CORE_V1, _fields
+
+    return _fields(CORE_V1 + "Container")
+
+
+def _requirements_equal(a: Obj, b: Obj) -> bool:
+    """resourceRequirementsEqual (Semantic.DeepEqual: quantities by value)."""
+    from renderer.operator.typed_json import CORE_V1, semantic_equal
+
+    return semantic_equal(a, b, {"kind": "struct", "name": CORE_V1 + "ResourceRequirements"})
