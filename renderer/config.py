@@ -22,6 +22,9 @@ not given on the command line.
     trustedKeys: [keys/capture.pub]
     crds: [crds/grove.io_podcliquesets.yaml]
     maxBytes: 16777216
+    operator:            # settings of the emulated operator (renderer.operator_settings)
+      discoveryBackend: kubernetes
+      groveTerminationDelay: 15m
 
 The file carries apiVersion and kind so that `dynamo-render lint .` (which reads every YAML
 file, hidden ones included) reads it as an object of another kind and skips it.
@@ -33,10 +36,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from renderer.errors import InputError
 from renderer.source.model import Path, SourceObject
+
+if TYPE_CHECKING:
+    from renderer.operator.config import OperatorConfig
 
 CONFIG_NAME = ".dynamo-render.yaml"
 API_VERSION = "dynamo-render/v1"
@@ -48,7 +54,16 @@ MAX_CONFIG_BYTES = 1024 * 1024
 # than option defaults (`render --check` reads the render jobs).
 META_KEY = "dynamo_render.config"
 
-_TOP_KEYS = ("apiVersion", "kind", "render", "lint", "trustedKeys", "crds", "maxBytes")
+_TOP_KEYS = (
+    "apiVersion",
+    "kind",
+    "render",
+    "lint",
+    "trustedKeys",
+    "crds",
+    "maxBytes",
+    "operator",
+)
 _JOB_KEYS = ("dgd", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
 
@@ -83,6 +98,8 @@ class Config:
     trusted_keys: tuple[str, ...] = ()
     crds: tuple[str, ...] = ()
     max_bytes: int | None = None
+    # the `operator:` section (None: the pinned defaults)
+    operator: OperatorConfig | None = None
 
 
 class _Reader:
@@ -226,7 +243,14 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         trusted_keys=reader.paths(top.get("trustedKeys", []), ("trustedKeys",)),
         crds=reader.paths(top.get("crds", []), ("crds",)),
         max_bytes=max_bytes,
+        operator=_operator(reader, top["operator"]) if "operator" in top else None,
     )
+
+
+def _operator(reader: _Reader, value: Any) -> OperatorConfig:
+    from renderer.operator_settings import parse_operator_section
+
+    return parse_operator_section(value, reader.fail)
 
 
 def _split_where(where: str) -> tuple[str, int, int]:

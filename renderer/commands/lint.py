@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -36,6 +36,7 @@ class LintArgs:
     trusted_keys: Sequence[str] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
+    operator: Any = None  # OperatorConfig of the config's `operator:` section, for --dgd
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -107,7 +108,9 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         from renderer.schema import load_crd_schemas
 
         schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
-    options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
+    options = LintOptions(
+        strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas, operator=args.operator
+    )
     result = lint_objects(objects, checkpoints, options)
     if args.fix and any(f.fixable for f in result.findings):
         from renderer.fix import fix_findings
@@ -259,5 +262,13 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
         crds=crds,
+        operator=_operator_settings(ctx),
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))
+
+
+def _operator_settings(ctx: click.Context) -> Any:
+    from renderer.config import from_context
+
+    config = from_context(ctx.find_root())
+    return config.operator if config is not None else None

@@ -18,6 +18,7 @@ from renderer.atomic import write_file
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
+    from renderer.operator.config import OperatorConfig
     from renderer.source.model import SourceObject
 
 Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
@@ -40,6 +41,7 @@ class RenderArgs:
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: tuple[str, ...] = ()  # validate against these CRDs instead of the bundled schemas
     source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
+    operator: OperatorConfig | None = None  # the config's `operator:` section
 
 
 @dataclass
@@ -93,7 +95,7 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
 
     dgd, checkpoints = _load_inputs(args)
     schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
-    result = render(dgd, checkpoints, target=args.target)
+    result = render(dgd, checkpoints, target=args.target, config=args.operator)
     _check_trust(args, checkpoints, set(result.checkpoint_files))
     # After render, so its own (operator-worded) input errors come first; the schemas
     # catch what rendering does not look at. Only the snapshot files render used count.
@@ -180,11 +182,10 @@ def apply(outcome: Outcome, output_dir: str | None) -> None:
 
 
 EPILOG = """\
-Target: --target defaults to grove when the DGD has the annotation
-nvidia.com/enable-grove: "true" (the switch the operator itself reads to pick the Grove
-path), else dcd.
+Target: --target defaults to what the operator creates: the Grove PodCliqueSet, unless the
+DGD has the annotation nvidia.com/enable-grove: "false" (then the DCDs).
 
-Output order: DCDs in component order, or the one PodCliqueSet.
+Output order: the one PodCliqueSet, or the DCDs sorted by name (as the operator lists them).
 
 Examples:
 
@@ -306,8 +307,19 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             crds=crds,
         )
         ctx.exit(code)
+    from renderer.config import from_context
+
+    config = from_context(ctx.find_root())
     args = RenderArgs(
-        dgd_file, checkpoints, target, output_dir, check, trusted_keys, max_bytes, crds
+        dgd_file,
+        checkpoints,
+        target,
+        output_dir,
+        check,
+        trusted_keys,
+        max_bytes,
+        crds,
+        operator=config.operator if config is not None else None,
     )
     outcome = execute(args)
     apply(outcome, output_dir)

@@ -56,6 +56,7 @@ def run_configured(
             max_bytes,
             crds,
             source_name=job.source,
+            operator=config.operator,
         )
         outcomes.append(execute(args))
     for outcome in outcomes:

@@ -27,6 +27,7 @@ class LintOptions:
     rules: Sequence[str] | None = None  # None: every rule
     # rule `schema`: (apiVersion, kind) -> schema from --crd, replacing the bundled ones
     schemas: Mapping[tuple[str, str], dict[str, Any]] | None = None
+    operator: Any = None  # OperatorConfig render-drift renders with (None: pinned defaults)
 
 
 @dataclass
@@ -87,6 +88,10 @@ def build_context(
         trust_checked=trust_checked,
         dgd=options.dgd,
     )
+    if options.operator is not None:
+        from renderer.lint.rules.render_drift import OPERATOR_MEMO
+
+        ctx.memo[OPERATOR_MEMO] = options.operator
     if options.schemas:
         from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
 

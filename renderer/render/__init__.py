@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from renderer import EMULATED_OPERATOR
 from renderer.errors import InputError
 from renderer.source.model import SourceObject
 
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
 
 TARGETS = ("dcd", "grove")
-#: What `--version`, `--help` and the README say is emulated.
-EMULATED_OPERATOR = "Dynamo operator 1.5.0 (main 2a6da14c)"
 _PROVIDER_TARGET = {"grove": "grove", "component": "dcd"}
 
 __all__ = ["EMULATED_OPERATOR", "TARGETS", "RenderResult", "render"]
@@ -114,12 +113,12 @@ def render(
     config: OperatorConfig | None = None,
 ) -> RenderResult:
     """Render `dgd` bound to the snapshots the operator resolves (see the module docstring)."""
-    from renderer.operator.config import OperatorConfig
+    from renderer.operator_settings import default_operator_config
 
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
     ns = _namespace(dgd, namespace)
-    base = config if config is not None else OperatorConfig(namespace_restricted=ns)
+    base = config if config is not None else default_operator_config(namespace_restricted=ns)
     # Admission with the checkpoint gate on: a DGD that checkpoints is meant for an
     # operator with checkpointing enabled, and the gate changes nothing for the others.
     admitted, warnings = _admit(dgd, ns, _checkpointing(base))

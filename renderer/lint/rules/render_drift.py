@@ -41,6 +41,7 @@ from renderer.lint.sites import DCD_KIND, PCS_KIND, mapping_at
 from renderer.source.model import SourceObject
 
 ID = "render-drift"
+OPERATOR_MEMO = "render-drift.operator"  # the OperatorConfig to render with
 SEVERITY = ERROR
 HINT = "render the DGD again (`dynamo-render render DGD_FILE --checkpoint ...`) and commit it"
 _SHORT = {DCD_KIND: "DCD", PCS_KIND: "PCS"}
@@ -81,7 +82,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     target = _target(labelled)
     snapshots = [s.obj for s in ctx.snapshots if s.untrusted is None]
     try:
-        result = render(dgd, snapshots, target=target)
+        result = render(dgd, snapshots, target=target, config=ctx.memo.get(OPERATOR_MEMO))
     except InputError as exc:
         yield _render_refused(dgd, exc)
         return
