@@ -32,13 +32,29 @@ IMAGES = [
     "img:1.0.0@sha256:" + "b" * 64,
 ]
 SEMVERS = ["1.5.0", "v1.5", "1", "01.2.3", "1.2.3-01", "not", "", "1.2.3.4", "1.2.3-rc.1+b", "v"]
+# EPP is refused wherever the InferencePool API cannot be detected (the oracle's cluster).
+CLEAN_TYPES = ["frontend", "worker", "prefill", "decode", "planner", None]
+ALPHA_TYPES = ["frontend", "worker", "planner", "epp", "main"]
 TYPES = ["frontend", "worker", "prefill", "decode", "planner", "epp", None, "main"]
 GPUS = [None, "1", "0", "2", "1500m", "1k"]
 MODES = [None, "", "IntraPod", "InterPod", "Other"]
 
 
+# In "clean" draws the optional features are rarer and images carry a semantic version, so
+# about half the DGDs are admitted and the accepting side of each rule is exercised too.
+_CLEAN = [False]
+
+
 def maybe(r: random.Random, p: float = 0.3) -> bool:
+    """True with probability p (a rare feature rarer still in a clean draw)."""
+    if _CLEAN[0] and p < 0.5:
+        p *= 0.25
     return r.random() < p
+
+
+def image(r: random.Random) -> str:
+    """A main-container image from the pool (a tagged release in a clean draw)."""
+    return IMAGES[0] if _CLEAN[0] and r.random() < 0.9 else r.choice(IMAGES)
 
 
 def component(r: random.Random, i: int) -> JSON:
@@ -47,14 +63,14 @@ def component(r: random.Random, i: int) -> JSON:
             ["Frontend", "VllmWorker", "decode", "prefill-worker", "w" * r.randint(1, 40), f"c{i}"]
         )
     }
-    t = r.choice(TYPES)
+    t = r.choice(CLEAN_TYPES if _CLEAN[0] else TYPES)
     if t:
         c["type"] = t
-    if maybe(r, 0.85):
+    if _CLEAN[0] or maybe(r, 0.85):
         containers: list[JSON] = []
-        if maybe(r, 0.9):
+        if _CLEAN[0] or maybe(r, 0.9):
             m: JSON = {"name": "main"}
-            img = r.choice(IMAGES)
+            img = image(r)
             if img or maybe(r):
                 m["image"] = img
             if maybe(r, 0.6):
@@ -243,10 +259,11 @@ def alpha(r: random.Random) -> JSON:
             "nvidia.com/dynamo-kube-discovery-mode": r.choice(["container", "pod"])
         }
     for i in range(r.choice([1, 2, 3])):
-        s: JSON = {"componentType": r.choice(["frontend", "worker", "planner", "epp", "main"])}
-        if maybe(r, 0.9):
+        kinds = ["frontend", "worker", "planner"] if _CLEAN[0] else ALPHA_TYPES
+        s: JSON = {"componentType": r.choice(kinds)}
+        if _CLEAN[0] or maybe(r, 0.9):
             mc: JSON = {}
-            img = r.choice(IMAGES)
+            img = image(r)
             if img:
                 mc["image"] = img
             s["extraPodSpec"] = {"mainContainer": mc}
@@ -305,5 +322,6 @@ def alpha(r: random.Random) -> JSON:
 
 def dgd(r: random.Random) -> tuple[JSON, bool]:
     """One DGD (v1beta1 seven times in ten) and whether checkpointing is on."""
+    _CLEAN[0] = r.random() < 0.5
     doc = beta(r) if r.random() < 0.7 else alpha(r)
-    return doc, maybe(r, 0.2)
+    return doc, r.random() < 0.3
