@@ -142,12 +142,14 @@ def parse_service_args(entry: Any) -> tuple[int | None, JSON | None]:
 def _quantity(value: str, name: str) -> str:
     from renderer.binding.quantity import QuantityError, marshal_quantity
 
+    from renderer.operator.backend import go_quote
+    from renderer.operator.graph_dcd import DCDGenerationError
+
     try:
         text = marshal_quantity(value)
-    except QuantityError:
-        raise NotReproducedError(
-            f"the operator refuses resource {name} quantity {value!r} (message not reproduced)",
-            _PATH,
+    except QuantityError as exc:  # resource.ParseQuantity's own error text
+        raise DCDGenerationError(
+            f"parse resource {name} quantity {go_quote(value)}: {exc}"
         ) from None
     out: str = json.loads(text) if text.startswith('"') else text
     return out

@@ -101,7 +101,7 @@ def render_operator(
         worker_hash = compute_dgd_workers_spec_hash(dgd)
     except (WorkerHashError, DCDGenerationError) as err:
         raise OperatorRenderError(
-            f"failed to compute the worker hash: {err}"  # the oracle stops here too
+            f"compute worker hash: {err}"
         ) from None
 
     resolution: dict[str, CheckpointResolution] = {}

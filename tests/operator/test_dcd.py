@@ -33,19 +33,25 @@ from tests.operator.oracle_corpus import (
 )
 
 CHECKPOINT_CORPUS = HERE / "goldens" / "checkpoint"
+DCD_CORPUS = HERE / "goldens" / "dcd"
 
 
-def checkpoint_cases() -> list[OracleCase]:
-    """The checkpoint-mode corpus (same layout as the oracle corpus)."""
+def corpus_cases(root: Path) -> list[OracleCase]:
+    """A corpus with the oracle corpus's layout (one directory per case)."""
     return [
         OracleCase(p.name, p)
-        for p in sorted(CHECKPOINT_CORPUS.iterdir())
+        for p in sorted(root.iterdir())
         if p.is_dir() and (p / "dgd.yaml").exists()
     ]
 
 
+def checkpoint_cases() -> list[OracleCase]:
+    """The checkpoint-mode corpus."""
+    return corpus_cases(CHECKPOINT_CORPUS)
+
+
 def all_cases() -> list[OracleCase]:
-    return [*oracle_cases(), *checkpoint_cases()]
+    return [*oracle_cases(), *checkpoint_cases(), *corpus_cases(DCD_CORPUS)]
 
 
 def checkpoint_objects(case: OracleCase) -> list[dict[str, Any]]:

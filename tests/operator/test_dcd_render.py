@@ -19,7 +19,7 @@ CASES = [
     c
     for c in all_cases()
     if (c.path / "admitted-dgd.yaml").exists()
-    and (not c.refused or c.path.parent.name == "checkpoint")
+    and (not c.refused or c.path.parent.name in ("checkpoint", "dcd"))
 ]
 
 
