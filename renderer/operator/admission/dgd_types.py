@@ -157,7 +157,7 @@ def _decode_struct(value: dict[str, Any], name: str, path: PathTuple) -> dict[st
     idx = field_index(name)
     folded = _FOLDED[name]
     out: dict[str, Any] = {}
-    groups: set[tuple[str, ...]] = set()
+    groups: dict[tuple[str, ...], tuple[str, Any]] = {}
     for raw_key, raw in value.items():
         key = str(raw_key)
         field = idx.get(key)
@@ -169,20 +169,19 @@ def _decode_struct(value: dict[str, Any], name: str, path: PathTuple) -> dict[st
                     (*path, key),
                 )
             continue  # unknown: Go drops it
-        if field.get("viaPtr"):
-            groups.add(tuple(field["viaPtr"]))
         decoded = decode(raw, field["type"], (*path, key))
+        if field.get("viaPtr"):
+            groups.setdefault(tuple(field["viaPtr"]), (key, _zero_target(field["type"])))
         if decoded is None:
             out.pop(key, None)
         else:
             out[key] = decoded
-    for group in groups:
+    for group, (key, zero) in groups.items():
         if not _group_present(out, name, group):
-            # Go allocated the embedded pointer for a key that decoded to zero; the sparse
-            # form cannot tell that from a nil pointer, whose fields Go does not write.
-            raise NotReproducedError(
-                f"only zero values for the embedded {'.'.join(group)} fields", path
-            )
+            # Go allocated the embedded pointer for a key that decoded to zero. Keep that
+            # key with its zero value (the one exception to "zero is absent"), so the
+            # pointer stays non-nil and its fields are written, as Go writes them.
+            out[key] = zero
     return out
 
 
