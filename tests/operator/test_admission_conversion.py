@@ -180,14 +180,6 @@ def test_preserved_hub_spec_is_refused() -> None:
     assert info.value.path == ("metadata", "annotations", ANN_DGD_SPEC)
 
 
-def test_status_beyond_state_is_refused() -> None:
-    doc = _alpha({"services": {}})
-    doc["status"] = {"state": "ready", "conditions": [{"type": "Ready"}]}
-    with pytest.raises(NotReproducedError) as info:
-        convert_to(doc)
-    assert info.value.path == ("status", "conditions")
-
-
 def test_case_folded_key_is_refused() -> None:
     doc = {
         "apiVersion": "nvidia.com/v1beta1",

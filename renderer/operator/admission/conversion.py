@@ -7,11 +7,12 @@ hold (pvcs, dynamoNamespace, autoscaling, ingress, subComponentType, flat resour
 env origins, ...) goes into the ``nvidia.com/dgd-spec`` annotation as the versioned
 envelope of preservation.go, in Go's bytes.
 
-Refused (NotReproducedError naming the field) rather than converted differently:
+The status converts too (services -> components, the component names the hub cannot
+hold go to the ``nvidia.com/dgd-status`` annotation).
 
-- a non-empty ``nvidia.com/dgd-spec`` annotation on the input: the operator would restore a
-  preserved hub spec from it, which is not reproduced;
-- status beyond ``observedGeneration`` and ``state``.
+Refused (NotReproducedError naming the field) rather than converted differently: a
+non-empty ``nvidia.com/dgd-spec`` annotation on the input (the operator would restore a
+preserved hub spec from it, which is not reproduced).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ ANN_DGD_STATUS = DGD_CONVERSION_ANNOTATION_PREFIX + "status"
 
 _ALPHA_SPEC = struct_type(ALPHA + "DynamoGraphDeploymentSpec")
 _ALPHA_SHARED = struct_type(ALPHA + "DynamoComponentDeploymentSharedSpec")
+_ALPHA_STATUS = struct_type(ALPHA + "DynamoGraphDeploymentStatus")
 _HUB_API_VERSION = "nvidia.com/v1beta1"
 
 
@@ -61,12 +63,17 @@ def convert_to(src: dict[str, Any]) -> dict[str, Any]:
     spec = convert_from_dynamo_graph_deployment_spec(src.get("spec") or {}, save)
     if spec:
         dst["spec"] = spec
+    status_save = save_dgd_alpha_only_status(src.get("status"))
     status = convert_from_dynamo_graph_deployment_status(src.get("status"))
     if status:
         dst["status"] = status
     if not is_semantic_zero(save, _ALPHA_SPEC):
         dst.setdefault("metadata", {}).setdefault("annotations", {})[ANN_DGD_SPEC] = (
             marshal_dgd_spoke_spec(save)
+        )
+    if not is_semantic_zero(status_save, _ALPHA_STATUS):
+        dst.setdefault("metadata", {}).setdefault("annotations", {})[ANN_DGD_STATUS] = dumps(
+            encode(status_save, _ALPHA_STATUS)
         )
     return dst
 
@@ -147,16 +154,80 @@ def _convert_from_restart(src: dict[str, Any]) -> dict[str, Any]:
 
 
 def convert_from_dynamo_graph_deployment_status(src: dict[str, Any] | None) -> dict[str, Any]:
-    """ConvertFromDynamoGraphDeploymentStatus for the fields a manifest may carry."""
-    if not src:
-        return {}
-    extra = sorted(set(src) - {"observedGeneration", "state"})
-    if extra:
-        raise NotReproducedError(
-            "converting this status field is not reproduced (a manifest has no status)",
-            ("status", extra[0]),
-        )
-    return copy.deepcopy(src)
+    """ConvertFromDynamoGraphDeploymentStatus: the v1alpha1 status as the hub's."""
+    src = src or {}
+    dst: dict[str, Any] = {}
+    for key in ("observedGeneration", "state"):
+        if key in src:
+            dst[key] = src[key]
+    if "placement" in src:
+        dst["placement"] = {
+            k: src["placement"][k] for k in ("state", "score") if k in src["placement"]
+        }
+    if src.get("conditions"):
+        dst["conditions"] = copy.deepcopy(src["conditions"])
+    if src.get("services"):
+        dst["components"] = {
+            name: _convert_from_service_replica_status(svc) for name, svc in src["services"].items()
+        }
+    if "restart" in src:
+        dst["restart"] = copy.deepcopy(src["restart"])  # observedID, phase, inProgress
+    if src.get("checkpoints"):
+        dst["checkpoints"] = copy.deepcopy(src["checkpoints"])  # the same four fields
+    if "rollingUpdate" in src:
+        ru = copy.deepcopy(src["rollingUpdate"])
+        if "updatedServices" in ru:
+            ru["updatedComponents"] = ru.pop("updatedServices")
+        dst["rollingUpdate"] = ru
+    return dst
+
+
+def _component_names_to_hub(svc: dict[str, Any]) -> list[str] | None:
+    names = copy.deepcopy(svc.get("componentNames"))
+    if not names and svc.get("componentName"):
+        names = [svc["componentName"]]
+    return names
+
+
+def _convert_from_service_replica_status(svc: dict[str, Any]) -> dict[str, Any]:
+    dst: dict[str, Any] = {}
+    for key in (
+        "componentKind",
+        "runtimeNamespace",
+        "replicas",
+        "updatedReplicas",
+        "readyReplicas",
+        "availableReplicas",
+        "scheduledReplicas",
+    ):
+        if key in svc:
+            dst[key] = svc[key]
+    names = _component_names_to_hub(svc)
+    if names is not None:
+        dst["componentNames"] = names
+    return dst
+
+
+def _component_name_needs_preservation(svc: dict[str, Any]) -> bool:
+    names = svc.get("componentNames") or []
+    if not names:
+        return bool(svc.get("componentName"))
+    return bool(names[-1] != svc.get("componentName", ""))
+
+
+def save_dgd_alpha_only_status(src: dict[str, Any] | None) -> dict[str, Any]:
+    """saveDGDAlphaOnlyStatus: the service component names the hub status cannot hold."""
+    save: dict[str, Any] = {}
+    for name, svc in ((src or {}).get("services") or {}).items():
+        if not _component_name_needs_preservation(svc):
+            continue
+        entry: dict[str, Any] = {}
+        if svc.get("componentName"):
+            entry["componentName"] = svc["componentName"]
+        if svc.get("componentNames") is not None:
+            entry["componentNames"] = copy.deepcopy(svc["componentNames"])
+        save.setdefault("services", {})[name] = entry
+    return save
 
 
 def marshal_dgd_spoke_spec(save: dict[str, Any]) -> str:
