@@ -174,7 +174,7 @@ def _alpha(spec: dict[str, Any], **meta: Any) -> dict[str, Any]:
 
 
 def test_preserved_hub_spec_is_refused() -> None:
-    doc = _alpha({"services": {}}, annotations={ANN_DGD_SPEC: '{"version":1,"spec":{}}'})
+    doc = _alpha({"services": {}}, annotations={ANN_DGD_SPEC: "null"})
     with pytest.raises(NotReproducedError) as info:
         convert_to(doc)
     assert info.value.path == ("metadata", "annotations", ANN_DGD_SPEC)
@@ -261,3 +261,9 @@ def test_every_spec_field_is_carried(field: dict[str, Any]) -> None:
     if field["json"] == "services":
         value = {"W": {"componentType": "worker"}}
     assert _converted({field["json"]: value}) != _converted({})
+
+
+@pytest.mark.parametrize("value", ["", "not json", "[1]", '"x"', "5"])
+def test_unrestorable_dgd_spec_annotation_is_scrubbed(value: str) -> None:
+    hub = convert_to(_alpha({"services": {}}, annotations={ANN_DGD_SPEC: value, "a": "b"}))
+    assert hub["metadata"]["annotations"] == {"a": "b"}

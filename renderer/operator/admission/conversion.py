@@ -11,13 +11,15 @@ The status converts too (services -> components, the component names the hub can
 hold go to the ``nvidia.com/dgd-status`` annotation).
 
 Refused (NotReproducedError naming the field) rather than converted differently: a
-non-empty ``nvidia.com/dgd-spec`` annotation on the input (the operator would restore a
-preserved hub spec from it, which is not reproduced).
+``nvidia.com/dgd-spec`` annotation on the input holding a JSON object (what the operator's
+ConvertFrom writes; the operator would restore a preserved hub spec from it, which is not
+reproduced). Any other value is only scrubbed, as the operator does.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from renderer.operator.admission.conversion_spec import (
@@ -50,7 +52,7 @@ def convert_to(src: dict[str, Any]) -> dict[str, Any]:
         dst["kind"] = src["kind"]
     meta = copy.deepcopy(src.get("metadata") or {})
     annotations = meta.get("annotations") or {}
-    if annotations.get(ANN_DGD_SPEC):
+    if _restores_hub_spec(annotations.get(ANN_DGD_SPEC)):
         raise NotReproducedError(
             "a v1alpha1 DGD carrying a preserved hub spec is not converted here (the operator"
             " would restore fields from it); remove the annotation",
@@ -76,6 +78,21 @@ def convert_to(src: dict[str, Any]) -> dict[str, Any]:
             encode(status_save, _ALPHA_STATUS)
         )
     return dst
+
+
+def _restores_hub_spec(raw: str | None) -> bool:
+    """Whether restoreDGDHubSpec would succeed on the annotation value.
+
+    Go first unmarshals it into a map: anything but a JSON object (or null) fails and the
+    annotation is only scrubbed. An object (or null) restores a hub spec.
+    """
+    if not raw:
+        return False
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return False
+    return value is None or isinstance(value, dict)
 
 
 def _scrub_dgd_internal_annotations(meta: dict[str, Any]) -> None:
