@@ -91,9 +91,15 @@ def convert_from_dynamo_component_deployment_shared_spec(
     if adapter is not None and adapter.get("enabled"):
         dst["scalingAdapter"] = {}
     _convert_experimental_to_hub(src, dst)
-    _build_pod_template_to_hub(src, dst, path)
-    if save is not None:
-        save_shared_alpha_only_spec(src, save, include_origin_splits)
+    try:
+        _build_pod_template_to_hub(src, dst, path)
+        if save is not None:
+            save_shared_alpha_only_spec(src, save, include_origin_splits)
+    except NotReproducedError as err:
+        if err.path:
+            raise
+        # A flat resources quantity (the only pathless refusal) names its service field.
+        raise NotReproducedError(err.message, (*path, "resources")) from err
     return dst
 
 
