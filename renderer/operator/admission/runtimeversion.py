@@ -3,8 +3,8 @@
 ``parse_image_version`` follows ParseImageVersion: the tag after the last ``:`` that comes
 after the last ``/`` (a ``@digest`` cut off first), trimmed, must be a semantic version with
 an optional ``v``/``V`` (prerelease and build allowed, the core is what counts).
-``strict_semver`` is Masterminds ``StrictNewVersion`` and ``loose_semver_ok`` is its
-``NewVersion`` at v3.4.0 (coercing: ``1``, ``1.2`` and leading zeros in the core accepted).
+``strict_semver`` is Masterminds ``StrictNewVersion``; ``loose_semver_ok`` asks its
+``NewVersion`` at v3.4.0 (coercing), whose one emulation is compatibility.parse_version.
 """
 
 from __future__ import annotations
@@ -16,12 +16,6 @@ _IMAGE_TAG = re.compile(
     r"[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
     rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
     r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
-)
-# Masterminds looseSemVerRegex (what NewVersion matches when CoerceNewVersion is on).
-_LOOSE = re.compile(
-    r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?"
-    r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-    r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
 )
 _UINT64_MAX = (1 << 64) - 1
 # Go's unicode.IsSpace, what strings.TrimSpace removes.
@@ -70,13 +64,9 @@ def strict_semver(value: str) -> tuple[int, int, int]:
 
 def loose_semver_ok(value: str) -> bool:
     """Whether Masterminds NewVersion (v3.4.0, CoerceNewVersion on) parses ``value``."""
-    m = _LOOSE.fullmatch(value)
-    if m is None:
-        return False
-    for part in (m.group(1), m.group(2), m.group(3)):
-        if part and int(part.lstrip(".")) > _UINT64_MAX:
-            return False
-    return not (m.group(5) and not _prerelease_ok(m.group(5)))
+    from renderer.operator.compatibility import parse_version
+
+    return parse_version(value) is not None
 
 
 def parse_image_version(image: str) -> tuple[int, int, int]:
