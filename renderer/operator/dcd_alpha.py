@@ -36,23 +36,19 @@ RAW_JSON = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.preservedRa
 Obj = dict[str, Any]
 
 
-def _empty(value: Any) -> bool:
+def go_empty(value: Any) -> bool:
     """apiequality.Semantic treats nil and empty slices/maps alike; so do the checks here."""
     return value is None or value is False or (isinstance(value, str | list | dict) and not value)
 
 
-def _semantic(value: Any) -> Any:
+def semantic_form(value: Any) -> Any:
     """A value with Go-empty members removed, for Semantic.DeepEqual-style comparison."""
     if isinstance(value, dict):
-        out = {k: _semantic(v) for k, v in value.items()}
-        return {k: v for k, v in out.items() if not _empty(v)}
+        out = {k: semantic_form(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if not go_empty(v)}
     if isinstance(value, list):
-        return [_semantic(v) for v in value]
+        return [semantic_form(v) for v in value]
     return value
-
-
-def _sem_equal(a: Any, b: Any) -> bool:
-    return bool(_semantic(a) == _semantic(b))
 
 
 # --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
@@ -195,7 +191,7 @@ def _container_is_empty(c: Obj | None) -> bool:
     if c is None:
         return True
     rest = {k: v for k, v in c.items() if k != "name"}
-    return not _semantic(rest)
+    return not semantic_form(rest)
 
 
 def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
@@ -340,7 +336,7 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
         main_copy = {k: v for k, v in main.items() if k != "name"}
         if _container_is_empty(main_copy):
             main_copy = None
-    pod_nonzero = bool(_semantic(pod_copy))
+    pod_nonzero = bool(semantic_form(pod_copy))
     if pod_nonzero or main_copy is not None:
         eps: Obj = {}
         if pod_nonzero:
@@ -357,7 +353,7 @@ def _eps_is_zero(eps: Obj | None) -> bool:
     if eps is None:
         return True
     pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not _semantic(pod) and _container_is_empty(eps.get("mainContainer"))
+    return not semantic_form(pod) and _container_is_empty(eps.get("mainContainer"))
 
 
 def _eps_only_main_name(eps: Obj | None) -> bool:
@@ -365,22 +361,22 @@ def _eps_only_main_name(eps: Obj | None) -> bool:
     if eps is None or not (eps.get("mainContainer") or {}).get("name"):
         return False
     pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not _semantic(pod) and _container_is_empty(eps["mainContainer"])
+    return not semantic_form(pod) and _container_is_empty(eps["mainContainer"])
 
 
-def _needs_eps_preservation(eps: Obj | None) -> bool:
+def needs_eps_preservation(eps: Obj | None) -> bool:
     """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
     return eps is not None and (_eps_is_zero(eps) or _eps_only_main_name(eps))
 
 
-def _shm_needs_preservation(shm: Obj | None) -> bool:
+def shm_needs_preservation(shm: Obj | None) -> bool:
     if shm is None:
         return False
-    zero = _quantity_is_zero(shm.get("size"))
+    zero = quantity_is_zero(shm.get("size"))
     return not zero if shm.get("disabled") else zero
 
 
-def _quantity_is_zero(value: Any) -> bool:
+def quantity_is_zero(value: Any) -> bool:
     if value is None or value == "":
         return True
     from renderer.operator.typed_json import QUANTITY, encode
@@ -388,11 +384,11 @@ def _quantity_is_zero(value: Any) -> bool:
     return json.loads(encode(value, {"kind": "struct", "name": QUANTITY}, "size")) in ("0",)
 
 
-def _resources_need_preservation(r: Obj) -> bool:
-    return bool(resources_from_native(resources_to_native(r)) != _semantic(r))
+def resources_need_preservation(r: Obj) -> bool:
+    return bool(resources_from_native(resources_to_native(r)) != semantic_form(r))
 
 
-def _set(obj: Obj, key: str, value: Any) -> None:
+def set_or_drop(obj: Obj, key: str, value: Any) -> None:
     if value is None:
         obj.pop(key, None)
     else:
@@ -407,7 +403,7 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
     if _container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
         eps.pop("mainContainer", None)
     if _eps_is_zero(eps):
-        if restored is not None and _needs_eps_preservation(restored_eps):
+        if restored is not None and needs_eps_preservation(restored_eps):
             return
         dst.pop("extraPodSpec")
 
@@ -430,18 +426,18 @@ def spoke_save(src: Obj) -> Obj:
             save[key] = dict(src[key])
     if src.get("envFromSecret") is not None:
         save["envFromSecret"] = src["envFromSecret"]
-    if src.get("resources") is not None and _resources_need_preservation(src["resources"]):
+    if src.get("resources") is not None and resources_need_preservation(src["resources"]):
         save["resources"] = copy.deepcopy(src["resources"])
     mounts = src.get("volumeMounts") or []
     if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
         save["volumeMounts"] = copy.deepcopy(mounts)
-    if _shm_needs_preservation(src.get("sharedMemory")):
+    if shm_needs_preservation(src.get("sharedMemory")):
         save["sharedMemory"] = copy.deepcopy(src["sharedMemory"])
     epm = src.get("extraPodMetadata")
     if epm is not None and not epm.get("annotations") and not epm.get("labels"):
         save["extraPodMetadata"] = copy.deepcopy(epm)
     eps = src.get("extraPodSpec")
-    if eps is not None and _needs_eps_preservation(eps):
+    if eps is not None and needs_eps_preservation(eps):
         save["extraPodSpec"] = copy.deepcopy(eps)
     for key in ("scalingAdapter", "gpuMemoryService", "failover"):
         value = src.get(key)
@@ -466,22 +462,22 @@ def _save_main_container_origins(src: Obj, save: Obj) -> None:
     if main.get("name"):
         ensure()["name"] = main["name"]
     if src.get("envs") or main.get("env"):
-        _set(save, "envs", copy.deepcopy(src.get("envs") or None))
-        _set(ensure(), "env", copy.deepcopy(main.get("env") or None))
+        set_or_drop(save, "envs", copy.deepcopy(src.get("envs") or None))
+        set_or_drop(ensure(), "env", copy.deepcopy(main.get("env") or None))
     if src.get("envFromSecret") is not None or main.get("envFrom"):
         if src.get("envFromSecret") is not None:
             save["envFromSecret"] = src["envFromSecret"]
-        _set(ensure(), "envFrom", copy.deepcopy(main.get("envFrom") or None))
-    if src.get("resources") is not None or _semantic(main.get("resources")):
-        _set(save, "resources", copy.deepcopy(src.get("resources")))
+        set_or_drop(ensure(), "envFrom", copy.deepcopy(main.get("envFrom") or None))
+    if src.get("resources") is not None or semantic_form(main.get("resources")):
+        set_or_drop(save, "resources", copy.deepcopy(src.get("resources")))
         ensure()["resources"] = copy.deepcopy(main.get("resources") or {})
     if src.get("volumeMounts") or main.get("volumeMounts"):
-        _set(save, "volumeMounts", copy.deepcopy(src.get("volumeMounts") or None))
-        _set(ensure(), "volumeMounts", copy.deepcopy(main.get("volumeMounts") or None))
+        set_or_drop(save, "volumeMounts", copy.deepcopy(src.get("volumeMounts") or None))
+        set_or_drop(ensure(), "volumeMounts", copy.deepcopy(main.get("volumeMounts") or None))
     for probe in ("livenessProbe", "readinessProbe"):
         if src.get(probe) is not None or main.get(probe) is not None:
-            _set(save, probe, copy.deepcopy(src.get(probe)))
-            _set(ensure(), probe, copy.deepcopy(main.get(probe)))
+            set_or_drop(save, probe, copy.deepcopy(src.get(probe)))
+            set_or_drop(ensure(), probe, copy.deepcopy(main.get(probe)))
 
 
 def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:

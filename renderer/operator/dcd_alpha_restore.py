@@ -16,13 +16,13 @@ from renderer.operator.dcd_alpha import (
     FRONTEND_SIDECAR,
     MAIN,
     Obj,
-    _needs_eps_preservation,
-    _quantity_is_zero,
-    _resources_need_preservation,
-    _semantic,
-    _set,
-    _shm_needs_preservation,
+    needs_eps_preservation,
+    quantity_is_zero,
+    resources_need_preservation,
     resources_to_native,
+    semantic_form,
+    set_or_drop,
+    shm_needs_preservation,
 )
 from renderer.operator.typed_json import NotReproducedError
 
@@ -84,17 +84,17 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
             dst[key] = dict(preserved[key])
     # restoreSharedAlphaOnlyPodFields
     pshm = preserved.get("sharedMemory")
-    if pshm is not None and _shm_needs_preservation(pshm):
+    if pshm is not None and shm_needs_preservation(pshm):
         dshm = dst.get("sharedMemory")
         if dshm is None or (
-            pshm.get("disabled") and dshm.get("disabled") and _quantity_is_zero(dshm.get("size"))
+            pshm.get("disabled") and dshm.get("disabled") and quantity_is_zero(dshm.get("size"))
         ):
             dst["sharedMemory"] = copy.deepcopy(pshm)
     presources = preserved.get("resources")
     if (
         main_present
         and presources is not None
-        and _resources_need_preservation(presources)
+        and resources_need_preservation(presources)
         and _requirements_equal(
             resources_to_native(dst.get("resources") or {}), resources_to_native(presources)
         )
@@ -110,7 +110,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
     ):
         dst["extraPodMetadata"] = copy.deepcopy(pepm)
     peps = preserved.get("extraPodSpec")
-    if peps is not None and _needs_eps_preservation(peps) and dst.get("extraPodSpec") is None:
+    if peps is not None and needs_eps_preservation(peps) and dst.get("extraPodSpec") is None:
         dst["extraPodSpec"] = copy.deepcopy(peps)
     _restore_main_container_field_origins(dst, preserved, main_present)
     dmain = (dst.get("extraPodSpec") or {}).get("mainContainer")
@@ -134,7 +134,7 @@ def _restore_env_from_secret(dst: Obj, preserved: Obj, main_present: bool) -> No
     main = (dst.get("extraPodSpec") or {}).get("mainContainer")
     if not main_present or main is None:
         return
-    if _semantic(main.get("envFrom")) != [{"secretRef": {"name": secret}}]:
+    if semantic_form(main.get("envFrom")) != [{"secretRef": {"name": secret}}]:
         return
     dst["envFromSecret"] = secret
     main.pop("envFrom", None)
@@ -237,21 +237,21 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
         return main
 
     if same("env") and (preserved.get("envs") or pmain.get("env")):
-        _set(dst, "envs", copy.deepcopy(preserved.get("envs")))
-        _set(ensure(), "env", copy.deepcopy(pmain.get("env")))
+        set_or_drop(dst, "envs", copy.deepcopy(preserved.get("envs")))
+        set_or_drop(ensure(), "env", copy.deepcopy(pmain.get("env")))
     if preserved.get("envFromSecret") is not None and same("envFrom"):
         dst["envFromSecret"] = preserved["envFromSecret"]
     if same("resources") and (
-        preserved.get("resources") is not None or _semantic(pmain.get("resources"))
+        preserved.get("resources") is not None or semantic_form(pmain.get("resources"))
     ):
-        _set(dst, "resources", copy.deepcopy(preserved.get("resources")))
+        set_or_drop(dst, "resources", copy.deepcopy(preserved.get("resources")))
         ensure()["resources"] = copy.deepcopy(pmain.get("resources") or {})
     current_mounts = _without_cache_mounts(current.get("volumeMounts"), dst.get("volumeMounts"))
     wanted_mounts = _without_cache_mounts(wanted.get("volumeMounts"), preserved.get("volumeMounts"))
     if _origins_match_native(wanted_mounts, current_mounts) and (
         preserved.get("volumeMounts") or pmain.get("volumeMounts")
     ):
-        _set(
+        set_or_drop(
             dst,
             "volumeMounts",
             _restore_mount_origins(
@@ -261,11 +261,11 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
             )
             or None,
         )
-        _set(ensure(), "volumeMounts", copy.deepcopy(pmain.get("volumeMounts")) or None)
+        set_or_drop(ensure(), "volumeMounts", copy.deepcopy(pmain.get("volumeMounts")) or None)
     for probe in ("livenessProbe", "readinessProbe"):
         if same(probe) and (preserved.get(probe) is not None or pmain.get(probe) is not None):
-            _set(dst, probe, copy.deepcopy(preserved.get(probe)))
-            _set(ensure(), probe, copy.deepcopy(pmain.get(probe)))
+            set_or_drop(dst, probe, copy.deepcopy(preserved.get(probe)))
+            set_or_drop(ensure(), probe, copy.deepcopy(pmain.get(probe)))
 
 
 def _flat_key(mount: Obj) -> tuple[str, str]:
@@ -310,9 +310,9 @@ def _restore_mount_origins(
 
 
 def _container_fields() -> list[Obj]:
-    from renderer.operator.typed_json import CORE_V1, _fields
+    from renderer.operator.typed_json import CORE_V1, struct_fields
 
-    return _fields(CORE_V1 + "Container")
+    return struct_fields(CORE_V1 + "Container")
 
 
 def _requirements_equal(a: Obj, b: Obj) -> bool:

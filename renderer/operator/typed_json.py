@@ -259,6 +259,11 @@ def _encode_extra_pod_spec(value: dict[str, Any], path: str) -> str:
     return "{" + ",".join(parts) + "}"
 
 
+def struct_fields(name: str) -> list[dict[str, Any]]:
+    """The JSON fields of a Go struct in output order (embedded structs flattened)."""
+    return _fields(name)
+
+
 def marshal(value: Any, type_name: str) -> str:
     """``json.Marshal`` of ``value`` as the named Go struct type (full package path)."""
     return encode_struct(value, type_name, "")
