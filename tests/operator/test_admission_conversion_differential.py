@@ -63,9 +63,17 @@ ports = st.one_of(st.integers(min_value=1, max_value=65535), st.sampled_from(["h
 probes = st.fixed_dictionaries(
     {},
     optional={
-        "httpGet": st.fixed_dictionaries({"port": ports}, optional={"path": st.just("/h")}),
+        "httpGet": st.fixed_dictionaries(
+            {"port": ports},
+            optional={"path": st.just("/h"), "scheme": st.just("HTTPS"), "host": st.just("")},
+        ),
+        "exec": st.fixed_dictionaries({}, optional={"command": st.just(["cat", "/r"])}),
+        "tcpSocket": st.fixed_dictionaries({"port": ports}),
+        "grpc": st.fixed_dictionaries({"port": st.integers(1, 9999)}),
         "periodSeconds": st.integers(min_value=0, max_value=10),
         "timeoutSeconds": st.integers(min_value=1, max_value=5),
+        "failureThreshold": st.integers(min_value=0, max_value=5),
+        "terminationGracePeriodSeconds": st.integers(min_value=0, max_value=5),
     },
 )
 volume_mounts = st.lists(
@@ -92,6 +100,13 @@ main_containers = st.fixed_dictionaries(
             st.fixed_dictionaries({"name": st.just("v3"), "mountPath": st.just("/c")}), max_size=1
         ),
         "ports": st.just([{"containerPort": 8000, "name": "http"}]),
+        "readinessProbe": probes,
+        "securityContext": st.fixed_dictionaries(
+            {}, optional={"runAsUser": st.integers(0, 9), "privileged": st.booleans()}
+        ),
+        "workingDir": st.just("/w"),
+        "stdin": st.booleans(),
+        "imagePullPolicy": st.just("Always"),
     },
 )
 extra_pod_specs = st.fixed_dictionaries(
@@ -128,8 +143,9 @@ services = st.fixed_dictionaries(
             {}, optional={"labels": string_maps, "annotations": string_maps}
         ),
         "scalingAdapter": st.fixed_dictionaries({"enabled": st.booleans()}),
-        "gpuMemoryService": st.fixed_dictionaries(
-            {"enabled": st.booleans()}, optional={"mode": st.sampled_from(["intraPod", "interPod"])}
+        # Enabled GMS is refused on most component types; keep it rare.
+        "gpuMemoryService": st.sampled_from(
+            [{"enabled": False}, {"enabled": False, "mode": "interPod"}, {"enabled": True}]
         ),
         "failover": st.just({"enabled": False}),
         "checkpoint": st.fixed_dictionaries(
@@ -161,7 +177,7 @@ alpha_dgds = st.fixed_dictionaries(
         "backendFramework": st.sampled_from(["vllm", "sglang"]),
         "annotations": string_maps,
         "restart": st.fixed_dictionaries(
-            {"id": st.just("r")}, optional={"strategy": st.just({"order": ["Frontend"]})}
+            {"id": st.just("r")}, optional={"strategy": st.just({"type": "Parallel"})}
         ),
         "experimental": st.fixed_dictionaries(
             {}, optional={"kvTransferPolicy": st.just({"domain": "rack"})}
