@@ -174,6 +174,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     else:
         place_on_dcds(objects, bindings)
     _check_labels(dgd, objects)
+    _check_unique_names(dgd, objects)
     return RenderResult(
         objects,
         [*warnings, *resolution.warnings],
@@ -217,6 +218,40 @@ def _renamed(node: Any, renames: dict[str, str]) -> Any:
             if old in node:
                 node = node.replace(old, new)
     return node
+
+
+def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
+    """Two DCDs, or two cliques, of one name: the operator would write one over the other
+    (components whose names differ only in case), so refuse rather than render both."""
+    from renderer.render.locate import component_path
+
+    def fail(what: str, name: str, component: str) -> InputError:
+        path = component_path(dgd, component) or ("metadata", "name")
+        mark = dgd.mark(path)
+        return InputError(
+            f"component {component!r}: the operator would create two {what} named {name!r}"
+            " (component names that differ only in case, or one shaped like another's role);"
+            " rename one",
+            dgd.file,
+            mark.line,
+            mark.column,
+        )
+
+    seen: set[str] = set()
+    for obj in objects:
+        meta = obj.get("metadata") or {}
+        name = str(meta.get("name", ""))
+        component = str((meta.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
+        if name in seen:
+            raise fail(f"{obj.get('kind')}s", name, component)
+        seen.add(name)
+        seen_cliques: set[str] = set()
+        for clique in (obj.get("spec") or {}).get("template", {}).get("cliques") or []:
+            clique_name = str(clique.get("name", ""))
+            owner = str((clique.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
+            if clique_name in seen_cliques:
+                raise fail("Grove cliques", clique_name, owner)
+            seen_cliques.add(clique_name)
 
 
 def _check_labels(dgd: SourceObject, objects: list[JSON]) -> None:

@@ -179,7 +179,7 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
         worker = is_worker_type(component.get("type"))
         ref = cfg.get("checkpointRef") or ""
         if ref:
-            found = _by_name(checkpoints, namespace, ref)
+            found = _by_name(checkpoints, namespace, ref, name)
             if found is None:
                 raise _error_at(
                     dgd,
@@ -216,11 +216,24 @@ def _automatic(cp: Checkpoint) -> bool:
     return cp.annotations.get(AUTO_MARKER_KEY) == "true"
 
 
-def _by_name(checkpoints: Sequence[Checkpoint], namespace: str, name: str) -> Checkpoint | None:
-    for cp in checkpoints:
-        if cp.name == name and (cp.namespace or namespace) == namespace:
-            return cp
-    return None
+def _by_name(
+    checkpoints: Sequence[Checkpoint], namespace: str, name: str, component: str
+) -> Checkpoint | None:
+    """The one snapshot of that name in the namespace (InputError when several are given:
+    the cluster holds one object of a name, and which one was captured is not known)."""
+    found = [c for c in checkpoints if c.name == name and (c.namespace or namespace) == namespace]
+    if any(cp.source.data != found[0].source.data for cp in found[1:]):
+        listed = "; ".join(_where(cp.source) for cp in found)
+        first = found[1].source
+        raise _error_at(
+            first,
+            ("metadata", "name"),
+            f"component {component!r}: {len(found)} snapshots of checkpoint {namespace}/{name}"
+            f" are given ({listed});"
+            " the operator reads one object of that name: keep exactly one",
+            key=False,
+        )
+    return found[0] if found else None
 
 
 def _labelled(
@@ -266,7 +279,7 @@ def _automatic_lookup(  # noqa: PLR0917
         f" (from {uid_from}), component {name!r}"
         + (f", worker hash {worker_hash}" if hash_for_id else "")
     )
-    found = _by_name(checkpoints, namespace, wanted)
+    found = _by_name(checkpoints, namespace, wanted, name)
     if found is not None:
         found_id = checkpoint_id_of(found.source.data)
         if found_id != expected:
