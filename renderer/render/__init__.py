@@ -161,7 +161,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
         # else is an input it was not built for: fail closed, never render a guess.
         raise render_refusal(dgd, f"{type(exc).__name__}: {exc}") from None
     chosen = target or _PROVIDER_TARGET.get(result.provider, "grove")
-    objects = _chosen_objects(dgd, result, chosen)
+    objects = [_kubernetes_order(o) for o in _chosen_objects(dgd, result, chosen)]
     if resolution.renames:
         objects = [_renamed(obj, resolution.renames) for obj in objects]
     bindings = {
@@ -205,6 +205,15 @@ def _chosen_objects(dgd: SourceObject, result: Any, chosen: str) -> list[JSON]:
     if result.dcds_error is not None:
         raise render_refusal(dgd, result.dcds_error)
     return list(result.dcds)
+
+
+_TOP_ORDER = ("apiVersion", "kind", "metadata", "spec", "status")
+
+
+def _kubernetes_order(obj: JSON) -> JSON:
+    """apiVersion, kind, metadata, spec, status first, as Kubernetes writes an object."""
+    first = {k: obj[k] for k in _TOP_ORDER if k in obj}
+    return {**first, **{k: v for k, v in obj.items() if k not in first}}
 
 
 def _renamed(node: Any, renames: dict[str, str]) -> Any:

@@ -88,7 +88,7 @@ def _error_at(obj: SourceObject, path: Path, message: str, *, key: bool = True) 
     return InputError(message, obj.file, mark.line, mark.column)
 
 
-def _bind(component: str, checkpoint: Checkpoint) -> str:
+def _bind(component: str, checkpoint: Checkpoint, warnings: list[str]) -> str:
     from renderer.binding import bind
     from renderer.checkpoint import unbindable_path, unbindable_reason
 
@@ -104,7 +104,7 @@ def _bind(component: str, checkpoint: Checkpoint) -> str:
             mark.column,
         )
     try:
-        return bind(checkpoint.source).value
+        bound = bind(checkpoint.source)
     except BindingError as exc:
         raise BindingError(
             f"component {component!r}: {label} cannot be bound: {exc.message}",
@@ -112,6 +112,8 @@ def _bind(component: str, checkpoint: Checkpoint) -> str:
             exc.line,
             exc.column,
         ) from None
+    warnings.extend(bound.warnings)  # already located (file:line:column)
+    return bound.value
 
 
 def _owner_uid(checkpoints: Sequence[Checkpoint], namespace: str, dgd_name: str) -> str:
@@ -188,12 +190,12 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                     f" in namespace {namespace!r} ({_files(objects)}); the operator refuses to"
                     " render without it: pass its snapshot with --checkpoint",
                 )
-            bound = _bind(name, found) if worker and _automatic(found) else None
+            bound = _bind(name, found, res.warnings) if worker and _automatic(found) else None
         else:
             found = _automatic_lookup(
                 dgd, res, checkpoints, objects, name, worker, worker_hash, namespace, uid_from
             )
-            bound = _bind(name, found) if worker and found is not None else None
+            bound = _bind(name, found, res.warnings) if worker and found is not None else None
         if found is not None:
             used.add(id(found))
             if not found.phase:
@@ -206,8 +208,8 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
     for cp in checkpoints:
         if id(cp) not in used:
             res.warnings.append(
-                f"{_where(cp.source)}: checkpoint {cp.namespace}/{cp.name} is not one the"
-                f" operator reads for DGD {namespace}/{dgd_name}"
+                f"{_where(cp.source)}: checkpoint {cp.namespace}/{cp.name} matches no"
+                f" checkpoint-enabled component of DGD {namespace}/{dgd_name}"
             )
     return res
 
