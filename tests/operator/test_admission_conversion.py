@@ -267,3 +267,12 @@ def test_every_spec_field_is_carried(field: dict[str, Any]) -> None:
 def test_unrestorable_dgd_spec_annotation_is_scrubbed(value: str) -> None:
     hub = convert_to(_alpha({"services": {}}, annotations={ANN_DGD_SPEC: value, "a": "b"}))
     assert hub["metadata"]["annotations"] == {"a": "b"}
+
+
+def test_float32_is_written_with_float32_digits() -> None:
+    # Go stores kvTransferPolicy.preferredWeight as float32 and writes float32's shortest
+    # digits (strconv.FormatFloat(f, 'f', -1, 32)): float32(0.1) is "0.1", float32(33.3) "33.3".
+    t = {"kind": "float32"}
+    assert decode(0.1, t) == 0.1
+    assert decode(33.3, t) == 33.3
+    assert decode(16777217.0, t) == 16777216.0  # 2^24 + 1 rounds to even in float32

@@ -216,10 +216,43 @@ def _decode_scalar(value: Any, kind: str, path: PathTuple) -> Any:
     if kind in ("float32", "float64"):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise _type_error(path, kind, value)
-        if kind == "float32" and float(value) != float(int(value)):
-            raise NotReproducedError("non-integral float32 values are not reproduced", path)
-        return value or None
+        if kind == "float32":
+            return _float32(float(value), path) or None
+        return _json_number(float(value)) or None
     raise NotReproducedError(f"Go kind {kind} is not reproduced", path)
+
+
+def _float32(value: float, path: PathTuple) -> float | int:
+    """The float32 Go stores, as the float64 whose shortest text Go writes for it."""
+    import math
+    import struct
+
+    if math.isinf(value) or math.isnan(value) or abs(value) > 3.4028234663852886e38:
+        raise _type_error(path, "float32", value)
+    single = struct.unpack("<f", struct.pack("<f", value))[0]
+    if single != value:
+        # Go rounds the decimal text to float32 directly; from the float64 the result is
+        # the same unless the float64 sits exactly halfway between two float32 values.
+        bits = struct.unpack("<I", struct.pack("<f", single))[0]
+        other = struct.unpack(
+            "<f", struct.pack("<I", bits + (1 if abs(value) > abs(single) else -1))
+        )
+        from decimal import Decimal
+
+        if value - single == other[0] - value and Decimal(repr(value)) != Decimal(value):
+            raise NotReproducedError("a float32 value halfway between two floats", path)
+    for digits in range(1, 10):
+        text = f"{single:.{digits}g}"
+        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == single:
+            return _json_number(float(text))
+    return _json_number(float(single))
+
+
+def _json_number(value: float) -> float | int:
+    """A float as a JSON reader sees Go's text for it: integral values below 1e21 are ints."""
+    if value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    return value
 
 
 _SPECIAL_ZERO: dict[str, Any] = {
