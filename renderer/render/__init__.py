@@ -167,8 +167,14 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     bindings = {
         name: r.binding for name, r in resolution.components.items() if r.binding is not None
     }
-    from renderer.render.place import place_on_dcds, place_on_pcs
+    from renderer.render.place import place_on_dcds, place_on_pcs, strip_binding_keys
 
+    for key in sorted(strip_binding_keys(objects)):
+        warnings.append(
+            f"{dgd.where(('metadata', 'name'))}: annotation {key} is written only by the"
+            " renderer (the binding on a checkpointed component's DCD and engine cliques, the"
+            " binding map on the PodCliqueSet); the value in the DGD is dropped"
+        )
     if chosen == "grove":
         place_on_pcs(objects[0], bindings)
     else:

@@ -43,6 +43,26 @@ def _annotate(holder: JSON, key: str, value: str) -> None:
         holder.update(items)
 
 
+def strip_binding_keys(node: Any) -> set[str]:
+    """Remove every binding key from every annotations map in `node` (in place); returns
+    the keys found. The operator passes DGD annotations through, but only render writes
+    these (a copy typed into the DGD would bind the wrong workloads)."""
+    found: set[str] = set()
+    if isinstance(node, list):
+        for item in node:
+            found |= strip_binding_keys(item)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key == "annotations" and isinstance(value, dict):
+                for reserved in (BINDING_KEY, BINDINGS_MAP_KEY):
+                    if reserved in value:
+                        del value[reserved]
+                        found.add(reserved)
+            else:
+                found |= strip_binding_keys(value)
+    return found
+
+
 def place_on_dcds(dcds: list[JSON], bindings: dict[str, str]) -> None:
     """Both copies on every DCD whose component is bound (by its component label)."""
     for dcd in dcds:
