@@ -360,3 +360,22 @@ def test_gms_extra_client_container_errors() -> None:
         'component "w": gpuMemoryService.extraClientContainers contains duplicate names ["b"];'
         ' references missing pod containers ["a"]'
     )
+
+
+def test_table_cases_keep_the_go_assertions() -> None:
+    """TestGenerateDynamoComponentsDeployments's wanted names, labels and replicas, on the
+    oracle-admitted forms of its DGDs (goldens/dcd/table-*)."""
+    from tests.operator.test_dcd import DCD_CORPUS
+    from tests.operator.oracle_corpus import OracleCase
+
+    for case in ("table-basic", "table-extra-pod-spec", "table-metrics-annotations"):
+        dgd = OracleCase(case, DCD_CORPUS / case).admitted_dgd()
+        dcds = generate_dynamo_components_deployments(dgd, None, None, RollingUpdateContext())
+        for name, dcd in dcds.items():
+            assert dcd["metadata"]["name"] == f"test-dynamographdeployment-{name}"
+            assert dcd["metadata"]["namespace"] == "default"
+            labels = dcd["metadata"]["labels"]
+            assert labels["nvidia.com/dynamo-component"] == name
+            assert labels[NAMESPACE] == "default-test-dynamographdeployment"
+            assert labels["nvidia.com/dynamo-graph-deployment-name"] == "test-dynamographdeployment"
+            assert dcd["spec"]["replicas"] == 3
