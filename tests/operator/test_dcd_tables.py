@@ -365,8 +365,8 @@ def test_gms_extra_client_container_errors() -> None:
 def test_table_cases_keep_the_go_assertions() -> None:
     """TestGenerateDynamoComponentsDeployments's wanted names, labels and replicas, on the
     oracle-admitted forms of its DGDs (goldens/dcd/table-*)."""
-    from tests.operator.test_dcd import DCD_CORPUS
     from tests.operator.oracle_corpus import OracleCase
+    from tests.operator.test_dcd import DCD_CORPUS
 
     for case in ("table-basic", "table-extra-pod-spec", "table-metrics-annotations"):
         dgd = OracleCase(case, DCD_CORPUS / case).admitted_dgd()
