@@ -16,6 +16,7 @@ that differ from the operator's.
 from __future__ import annotations
 
 import json
+import math
 from importlib import resources
 from typing import Any
 
@@ -162,9 +163,42 @@ def encode(value: Any, desc: dict[str, Any], path: str) -> str:
         if desc.get("marshaler") or name in (QUANTITY, TIME, INT_OR_STRING):
             return _encode_marshaler(value, name, path)
         return encode_struct(value, name, path)
+    if kind == "external" and desc.get("name") == "apiextensionsv1.JSON":
+        return _raw_json(value, path)
     raise NotReproducedError(
         f"a value of Go type {desc.get('name', kind)} is not reproduced by the emulation", path
     )
+
+
+def _raw_json(value: Any, path: str) -> str:
+    """apiextensionsv1.JSON: its raw bytes, as the YAML->JSON decode wrote them (keys sorted,
+    integers as integers, floats in Go's float64 form), compacted and HTML-escaped."""
+    from renderer.gojson import encode_string, format_float
+
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise NotReproducedError("a non-finite number has no JSON form", path)
+        return format_float(value)
+    if isinstance(value, str):
+        return encode_string(value)
+    if isinstance(value, list):
+        return "[" + ",".join(_raw_json(v, f"{path}[{i}]") for i, v in enumerate(value)) + "]"
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: str(k).encode("utf-8", "surrogatepass"))
+        return (
+            "{"
+            + ",".join(
+                encode_string(str(k)) + ":" + _raw_json(value[k], f"{path}.{k}") for k in keys
+            )
+            + "}"
+        )
+    raise NotReproducedError(f"unexpected JSON value {value!r}", path)
 
 
 def _encode_marshaler(value: Any, name: str, path: str) -> str:
