@@ -96,8 +96,11 @@ def get_dynamo_namespace(obj: JSON, service: JSON) -> str:
 
 
 def _go_lower(text: str) -> str:
-    """strings.ToLower (Unicode simple lowercase mapping; Python's lower() agrees for names)."""
-    return text.lower()
+    """strings.ToLower: Unicode's simple (one-rune) lowercase mapping, rune by rune.
+
+    Python's str.lower applies the full mapping, which differs only for U+0130.
+    """
+    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
 
 
 def get_component_by_name(dgd: JSON, name: str) -> JSON | None:
