@@ -173,8 +173,9 @@ def _alpha(spec: dict[str, Any], **meta: Any) -> dict[str, Any]:
     return decoded
 
 
-def test_preserved_hub_spec_is_refused() -> None:
-    doc = _alpha({"services": {}}, annotations={ANN_DGD_SPEC: "null"})
+def test_preserved_raw_json_records_are_refused() -> None:
+    envelope = '{"version":1,"spec":{},"rawJSON":[{"path":"components/0/eppConfig","nil":true}]}'
+    doc = _alpha({"services": {}}, annotations={ANN_DGD_SPEC: envelope})
     with pytest.raises(NotReproducedError) as info:
         convert_to(doc)
     assert info.value.path == ("metadata", "annotations", ANN_DGD_SPEC)

@@ -269,6 +269,49 @@ beta_dgds = st.lists(
 )
 
 
+# A v1alpha1 DGD carrying a preserved hub remainder (as the operator's ConvertFrom writes
+# it into nvidia.com/dgd-spec): pod-template metadata, sidecars, container order, a missing
+# main container, volume-mount fields, the frontend-sidecar name, the grove block.
+hub_containers = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.sampled_from(["main", "helper", "sidecar-frontend", "extra"])},
+        optional={
+            "image": st.just("busybox:1.36"),
+            "workingDir": st.just("/w"),
+            "volumeMounts": st.just([{"name": "v1", "mountPath": "/a", "readOnly": True}]),
+            "envFrom": st.just([{"secretRef": {"name": "s"}}]),
+        },
+    ),
+    max_size=3,
+    unique_by=lambda c: str(c["name"]),
+)
+hub_components = st.fixed_dictionaries(
+    {"name": st.sampled_from(["Frontend", "Worker", "Planner", "Frontend", "Worker", "Gone"])},
+    optional={
+        "podTemplate": st.fixed_dictionaries(
+            {},
+            optional={
+                "metadata": st.fixed_dictionaries(
+                    {}, optional={"name": st.just("tpl"), "labels": string_maps}
+                ),
+                "spec": st.fixed_dictionaries({}, optional={"containers": hub_containers}),
+            },
+        ),
+        "frontendSidecar": st.sampled_from(["sidecar-frontend", "extra"]),
+        "experimental": st.sampled_from([{}, {"grove": {"forceScalingGroup": True}}]),
+    },
+)
+hub_payloads = st.lists(hub_components, max_size=3, unique_by=lambda c: str(c["name"])).map(
+    lambda comps: json.dumps({"version": 1, "spec": {"components": comps}})
+)
+hub_origin_dgds = st.tuples(alpha_dgds, hub_payloads).map(
+    lambda pair: {
+        **pair[0],
+        "metadata": {"name": "diff", "annotations": {"nvidia.com/dgd-spec": pair[1]}},
+    }
+)
+
+
 def _oracle(doc: dict[str, Any]) -> tuple[int, str]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "dgd.yaml"
@@ -337,4 +380,10 @@ def test_alpha_variations_match_oracle(doc: dict[str, Any]) -> None:
 @settings(_SETTINGS, max_examples=15)
 @given(beta_dgds)
 def test_beta_variations_match_oracle(doc: dict[str, Any]) -> None:
+    _check(doc)
+
+
+@settings(_SETTINGS, max_examples=25)
+@given(hub_origin_dgds)
+def test_hub_origin_variations_match_oracle(doc: dict[str, Any]) -> None:
     _check(doc)

@@ -10,10 +10,10 @@ envelope of preservation.go, in Go's bytes.
 The status converts too (services -> components, the component names the hub cannot
 hold go to the ``nvidia.com/dgd-status`` annotation).
 
-Refused (NotReproducedError naming the field) rather than converted differently: a
-``nvidia.com/dgd-spec`` annotation on the input holding a JSON object (what the operator's
-ConvertFrom writes; the operator would restore a preserved hub spec from it, which is not
-reproduced). Any other value is only scrubbed, as the operator does.
+A v1alpha1 object the operator wrote from a v1beta1 one carries the hub-only remainder
+in ``nvidia.com/dgd-spec``; it is restored (conversion_restore) as ConvertTo does. Refused
+(NotReproducedError naming the field): a preserved envelope with raw-JSON records (EPP
+plugin parameters).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from renderer.operator.admission.conversion_spec import (
     convert_from_dynamo_component_deployment_shared_spec,
     convert_from_provider_override,
 )
-from renderer.operator.admission.dgd_types import ALPHA, dumps, encode, struct_type
+from renderer.operator.admission.dgd_types import ALPHA, OP, dumps, encode, struct_type
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.goreflect import is_semantic_zero
 
@@ -37,6 +37,7 @@ ANN_DGD_STATUS = DGD_CONVERSION_ANNOTATION_PREFIX + "status"
 _ALPHA_SPEC = struct_type(ALPHA + "DynamoGraphDeploymentSpec")
 _ALPHA_SHARED = struct_type(ALPHA + "DynamoComponentDeploymentSharedSpec")
 _ALPHA_STATUS = struct_type(ALPHA + "DynamoGraphDeploymentStatus")
+_HUB_SPEC = struct_type(OP + "v1beta1.DynamoGraphDeploymentSpec")
 _HUB_API_VERSION = "nvidia.com/v1beta1"
 
 
@@ -52,17 +53,12 @@ def convert_to(src: dict[str, Any]) -> dict[str, Any]:
         dst["kind"] = src["kind"]
     meta = copy.deepcopy(src.get("metadata") or {})
     annotations = meta.get("annotations") or {}
-    if _restores_hub_spec(annotations.get(ANN_DGD_SPEC)):
-        raise NotReproducedError(
-            "a v1alpha1 DGD carrying a preserved hub spec is not converted here (the operator"
-            " would restore fields from it); remove the annotation",
-            ("metadata", "annotations", ANN_DGD_SPEC),
-        )
+    restored = restore_dgd_hub_spec(annotations.get(ANN_DGD_SPEC))
     _scrub_dgd_internal_annotations(meta)
     if meta:
         dst["metadata"] = meta
     save: dict[str, Any] = {}
-    spec = convert_from_dynamo_graph_deployment_spec(src.get("spec") or {}, save)
+    spec = convert_from_dynamo_graph_deployment_spec(src.get("spec") or {}, save, restored)
     if spec:
         dst["spec"] = spec
     status_save = save_dgd_alpha_only_status(src.get("status"))
@@ -80,19 +76,49 @@ def convert_to(src: dict[str, Any]) -> dict[str, Any]:
     return dst
 
 
-def _restores_hub_spec(raw: str | None) -> bool:
-    """Whether restoreDGDHubSpec would succeed on the annotation value.
+def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
+    """restoreDGDHubSpec: the preserved sparse hub spec, or None where Go's restore fails.
 
-    Go first unmarshals it into a map: anything but a JSON object (or null) fails and the
-    annotation is only scrubbed. An object (or null) restores a hub spec.
+    The value is the envelope of preservation.go (``{"version", "spec", "rawJSON"}``) or,
+    without a ``spec`` key, a bare spec. Anything Go cannot unmarshal (not JSON, not an
+    object, a wrongly typed field) restores nothing; the annotation is scrubbed either way.
     """
+    from renderer.operator.admission.dgd_types import decode
+    from renderer.operator.admission.errors import AdmissionError
+
     if not raw:
-        return False
+        return None
     try:
         value = json.loads(raw)
     except ValueError:
-        return False
-    return value is None or isinstance(value, dict)
+        return None
+    if value is not None and not isinstance(value, dict):
+        return None
+    target: Any = value
+    if isinstance(value, dict) and "spec" in value:
+        version = value.get("version")
+        if version is not None and (
+            isinstance(version, bool)
+            or not isinstance(version, int | float)
+            or (isinstance(version, float) and not version.is_integer())
+        ):
+            return None
+        records = value.get("rawJSON")
+        if records is not None and not isinstance(records, list):
+            return None
+        if records:
+            raise NotReproducedError(
+                "restoring preserved raw JSON (EPP plugin parameters) is not reproduced",
+                ("metadata", "annotations", ANN_DGD_SPEC),
+            )
+        target = value["spec"]
+    try:
+        spec: dict[str, Any] = decode(target, _HUB_SPEC) or {}
+    except NotReproducedError:
+        raise
+    except AdmissionError:
+        return None  # Go's json.Unmarshal fails: nothing restored
+    return spec
 
 
 def _scrub_dgd_internal_annotations(meta: dict[str, Any]) -> None:
@@ -106,9 +132,9 @@ def _scrub_dgd_internal_annotations(meta: dict[str, Any]) -> None:
 
 
 def convert_from_dynamo_graph_deployment_spec(
-    src: dict[str, Any], save: dict[str, Any]
+    src: dict[str, Any], save: dict[str, Any], restored: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """ConvertFromDynamoGraphDeploymentSpec with no restored hub spec."""
+    """ConvertFromDynamoGraphDeploymentSpec; ``restored`` is the preserved hub spec."""
     dst: dict[str, Any] = {}
     for alpha, beta in (
         ("annotations", "annotations"),
@@ -139,17 +165,27 @@ def convert_from_dynamo_graph_deployment_spec(
         dst["experimental"] = exp
     if src.get("pvcs"):
         save["pvcs"] = copy.deepcopy(src["pvcs"])
+    restored_components: dict[str, Any] = {}
+    for comp in (restored or {}).get("components") or []:
+        restored_components[comp.get("name", "")] = comp  # the last of a name wins
     services: dict[str, Any] = src.get("services") or {}
     if services:
         components = []
-        for name in sorted(services, key=lambda k: k.encode("utf-8", "surrogatepass")):
+        for name in _service_names_in_emission_order(services, restored):
             comp_src = services[name]
             if comp_src is None:
                 save.setdefault("services", {})[name] = None
                 continue
             comp_save: dict[str, Any] = {}
+            restored_shared = restored_components.get(name)
             comp = convert_from_dynamo_component_deployment_shared_spec(
-                comp_src, comp_save, True, ("spec", "services", name)
+                comp_src,
+                comp_save,
+                restored is None,
+                ("spec", "services", name),
+                restored=restored_shared,
+                pod_template_origin=restored_shared is not None
+                and "podTemplate" in restored_shared,
             )
             comp["name"] = name
             if comp_src.get("serviceName") and comp_src["serviceName"] != name:
@@ -159,6 +195,26 @@ def convert_from_dynamo_graph_deployment_spec(
             components.append(comp)
         dst["components"] = components
     return dst
+
+
+def _go_sorted(names: Any) -> list[str]:
+    return sorted(names, key=lambda k: k.encode("utf-8", "surrogatepass"))
+
+
+def _service_names_in_emission_order(
+    services: dict[str, Any], restored: dict[str, Any] | None
+) -> list[str]:
+    """dgdServiceNamesInEmissionOrder: sorted, unless the preserved list was not sorted."""
+    order = [c.get("name", "") for c in (restored or {}).get("components") or []]
+    if not any(order[i - 1] > order[i] for i in range(1, len(order))):
+        return _go_sorted(services)
+    out: list[str] = []
+    remaining = set(services)
+    for name in order:
+        if name in remaining:
+            remaining.discard(name)
+            out.append(name)
+    return out + _go_sorted(remaining)
 
 
 def _convert_from_restart(src: dict[str, Any]) -> dict[str, Any]:

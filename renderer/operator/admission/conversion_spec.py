@@ -52,10 +52,14 @@ def convert_from_dynamo_component_deployment_shared_spec(
     save: dict[str, Any] | None,
     include_origin_splits: bool,
     path: PathTuple = (),
+    *,
+    restored: dict[str, Any] | None = None,
+    pod_template_origin: bool = False,
 ) -> dict[str, Any]:
-    """ConvertFromDynamoComponentDeploymentSharedSpec with ``restored`` nil: the hub spec.
+    """ConvertFromDynamoComponentDeploymentSharedSpec: the hub spec of one service.
 
-    ``save`` (the sparse v1alpha1 record) is filled in place when given.
+    ``save`` (the sparse v1alpha1 record) is filled in place when given; ``restored`` is
+    the component of a preserved hub spec (conversion_restore), if any.
     """
     dst: dict[str, Any] = {}
     if "providerOverride" in src:
@@ -92,7 +96,13 @@ def convert_from_dynamo_component_deployment_shared_spec(
         dst["scalingAdapter"] = {}
     _convert_experimental_to_hub(src, dst)
     try:
-        _build_pod_template_to_hub(src, dst, path)
+        _build_pod_template_to_hub(src, dst, path, pod_template_origin)
+        if restored is not None:
+            from renderer.operator.admission.conversion_restore import (
+                restore_shared_hub_only_fields,
+            )
+
+            restore_shared_hub_only_fields(dst, restored, src)
         if save is not None:
             save_shared_alpha_only_spec(src, save, include_origin_splits)
     except NotReproducedError as err:
@@ -204,8 +214,10 @@ def _convert_from_service_checkpoint_config(src: dict[str, Any]) -> dict[str, An
 # ---------------------------------------------------------------------------
 
 
-def _build_pod_template_to_hub(src: dict[str, Any], dst: dict[str, Any], path: PathTuple) -> None:
-    pod = build_shared_pod_template_from_alpha(src, path)
+def _build_pod_template_to_hub(
+    src: dict[str, Any], dst: dict[str, Any], path: PathTuple, pod_template_origin: bool
+) -> None:
+    pod = build_shared_pod_template_from_alpha(src, path, pod_template_origin)
     if pod is None:
         return
     if "frontendSidecar" in src:
@@ -213,9 +225,10 @@ def _build_pod_template_to_hub(src: dict[str, Any], dst: dict[str, Any], path: P
     dst["podTemplate"] = pod
 
 
-def _has_pod_template_content(src: dict[str, Any]) -> bool:
+def _has_pod_template_content(src: dict[str, Any], pod_template_origin: bool) -> bool:
     return (
-        "resources" in src
+        pod_template_origin
+        or "resources" in src
         or bool(src.get("envs"))
         or "envFromSecret" in src
         or any(not vm.get("useAsCompilationCache") for vm in src.get("volumeMounts") or [])
@@ -236,10 +249,10 @@ def _pod_spec_part(eps: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def build_shared_pod_template_from_alpha(
-    src: dict[str, Any], path: PathTuple = ()
+    src: dict[str, Any], path: PathTuple = (), pod_template_origin: bool = False
 ) -> dict[str, Any] | None:
-    """buildSharedPodTemplateFromAlpha(src, false, false): the hub podTemplate or None."""
-    if not _has_pod_template_content(src):
+    """buildSharedPodTemplateFromAlpha(src, podTemplateOrigin, false): the podTemplate."""
+    if not _has_pod_template_content(src, pod_template_origin):
         return None
     pod: dict[str, Any] = {}
     meta = src.get("extraPodMetadata")
