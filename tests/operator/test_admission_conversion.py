@@ -29,7 +29,7 @@ from renderer.operator.admission.dgd_types import (
 from renderer.operator.admission.errors import AdmissionError, NotReproducedError
 from renderer.operator.admission.pipeline import admit, admit_with_warnings
 from renderer.operator.config import OperatorConfig
-from tests.operator.oracle_corpus import diff_paths, load_yaml, oracle_cases
+from tests.operator.oracle_corpus import diff_paths, load_yaml, load_yaml_documents, oracle_cases
 
 HERE = Path(__file__).parent
 ADMISSION = HERE / "goldens" / "admission"
@@ -277,3 +277,35 @@ def test_float32_is_written_with_float32_digits() -> None:
     assert decode(0.1, t) == 0.1
     assert decode(33.3, t) == 33.3
     assert decode(16777217.0, t) == 16777216.0  # 2^24 + 1 rounds to even in float32
+
+
+# --- the upstream project's DGDs (tests/operator/goldens/upstream-dgds, the oracle's output) --
+
+UPSTREAM_DGDS = HERE / "goldens" / "upstream-dgds"
+
+
+def _upstream_cases() -> list[Path]:
+    if not UPSTREAM_DGDS.exists():
+        return []
+    return sorted(p for p in UPSTREAM_DGDS.iterdir() if (p / "dgd.yaml").exists())
+
+
+@pytest.mark.parametrize("case", _upstream_cases(), ids=lambda p: p.name)
+def test_upstream_dgd_admission(case: Path) -> None:
+    doc = load_yaml_documents(case / "dgd.yaml")[0]
+    args_file = case / "oracle-args"
+    args = shlex.split(args_file.read_text("utf-8")) if args_file.exists() else []
+    namespace = str((doc.get("metadata") or {}).get("namespace") or "dynamo")
+    config = OperatorConfig.for_oracle(namespace, checkpoint_enabled="--checkpoint-enabled" in args)
+    error_file = case / "expected-error.txt"
+    expected_error = error_file.read_text("utf-8").strip() if error_file.exists() else ""
+    if expected_error.startswith(ADMISSION_STAGES):
+        with pytest.raises(AdmissionError) as info:
+            admit(doc, namespace="dynamo", config=config, allow_checkpoint_with_interpod_gms=False)
+        assert info.value.message == expected_error
+        return
+    admitted = admit(
+        doc, namespace="dynamo", config=config, allow_checkpoint_with_interpod_gms=False
+    )
+    if (case / "admitted-dgd.yaml").exists():
+        assert diff_paths(_plain(admitted), load_yaml(case / "admitted-dgd.yaml")) == []
