@@ -100,9 +100,7 @@ def render_operator(
     try:
         worker_hash = compute_dgd_workers_spec_hash(dgd)
     except (WorkerHashError, DCDGenerationError) as err:
-        raise OperatorRenderError(
-            f"compute worker hash: {err}"
-        ) from None
+        raise OperatorRenderError(f"compute worker hash: {err}") from None
 
     resolution: dict[str, CheckpointResolution] = {}
     infos: dict[str, JSON] = {}
