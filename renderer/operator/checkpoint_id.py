@@ -29,7 +29,10 @@ from __future__ import annotations
 import copy
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from renderer.operator.config import OperatorConfig
 
 JSON = dict[str, Any]
 
@@ -268,8 +271,14 @@ def resolve_component_checkpoint(
     worker_hash: str,
     checkpoints: list[JSON],
     dgd_uid: str,
+    *,
+    config: OperatorConfig | None = None,
 ) -> CheckpointResolution | None:
-    """One component's resolution; None when its checkpoint is not enabled."""
+    """One component's resolution; None when its checkpoint is not enabled.
+
+    ``config`` is the operator configuration the checkpoint job pod spec is rendered with
+    (None: Go's empty configuration).
+    """
     from renderer.operator.graph_dcd import is_worker_component
 
     cfg = _component_checkpoint(component)
@@ -322,7 +331,7 @@ def resolve_component_checkpoint(
             )
             return res
     if not ref:
-        problem = _auto_checkpoint_problem(dgd, component, cfg)
+        problem = _auto_checkpoint_problem(dgd, component, cfg, res.expected_id, config)
         if problem:
             res.ok = False
             res.reason = f"failed to create checkpoint for component {name}: {problem}"
@@ -358,7 +367,9 @@ def resolve_component_checkpoint(
     return res
 
 
-def _auto_checkpoint_problem(dgd: JSON, component: JSON, cfg: JSON) -> str | None:
+def _auto_checkpoint_problem(
+    dgd: JSON, component: JSON, cfg: JSON, checkpoint_id: str, config: OperatorConfig | None
+) -> str | None:
     """createCheckpointCR's checks before it creates or reads the object (None: passes)."""
     from renderer.operator.backend import (
         BackendError,
@@ -392,7 +403,65 @@ def _auto_checkpoint_problem(dgd: JSON, component: JSON, cfg: JSON) -> str | Non
             "a checkpoint target container outside the pod template is not reproduced",
             f"spec.components[{name}].experimental.checkpoint.targetContainerName",
         )
+    gms = (component.get("experimental") or {}).get("gpuMemoryService")
+    if gms is not None:  # gms.ToAlphaSpec: a v1beta1 GMS spec is an enabled one
+        return _gms_claim_template_problem(
+            dgd, component, framework, target, gms, checkpoint_id, config
+        )
     return None
+
+
+def _gms_claim_template_problem(  # noqa: PLR0917 - createCheckpointCR's locals
+    dgd: JSON,
+    component: JSON,
+    framework: str,
+    target: str,
+    gms: JSON,
+    checkpoint_id: str,
+    config: OperatorConfig | None,
+) -> str | None:
+    """createCheckpointCR's GMS ResourceClaimTemplate sync for the checkpoint job.
+
+    The GPU count is the target container's in the checkpoint job pod spec (the component
+    without its experimental and frontend-sidecar settings, rendered for the checkpoint
+    role); a count above zero needs the DeviceClass, which the oracle's empty cluster does
+    not hold, so the controller stops there.
+    """
+    from renderer.operator import dra
+    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError
+    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component
+
+    meta = _meta(dgd)
+    name = component.get("name", "")
+    job = {k: v for k, v in component.items() if k not in ("experimental", "frontendSidecar")}
+    try:
+        pod_spec = generate_pod_spec_for_component(
+            job, framework, None, dgd, ROLE_CHECKPOINT, 1, config, "grove", name,
+            None, None, None, lambda: 0,
+        )  # fmt: skip
+    except (PodSpecError, BackendError) as err:
+        return (
+            f"failed to build checkpoint job pod template: failed to generate base pod spec: {err}"
+        )
+    found = [c for c in pod_spec.get("containers") or [] if c.get("name") == target]
+    if not found:
+        return f'checkpoint target container "{target}" not found'
+    try:
+        gpus = dra.extract_gpu_count_from_resource_requirements(found[0].get("resources"))
+    except BackendError as err:
+        return (
+            f"invalid GPU resource requirements for GMS checkpoint"
+            f" {meta.get('name', '')}/{name}: {err}"
+        )
+    if gpus <= 0:
+        return None  # the template is only deleted: no DeviceClass lookup
+    template = dra.resource_claim_template_name(f"checkpoint-{checkpoint_id}", "worker")
+    device_class = gms.get("deviceClassName") or dra.DEFAULT_DEVICE_CLASS_NAME
+    return (
+        f"failed to sync checkpoint GMS ResourceClaimTemplate {meta.get('namespace', '')}/"
+        f'{template}: DeviceClass "{device_class}" not found: ensure the GPU DRA driver is'
+        " installed and the device class is registered"
+    )
 
 
 def resolve_dgd_checkpoints(
@@ -402,6 +471,7 @@ def resolve_dgd_checkpoints(
     dgd_uid: str,
     *,
     checkpoint_gate_enabled: bool = True,
+    config: OperatorConfig | None = None,
 ) -> dict[str, CheckpointResolution]:
     """dgdCheckpointsReconciler.Reconcile: every checkpoint-enabled component, in DGD order.
 
@@ -418,7 +488,9 @@ def resolve_dgd_checkpoints(
                 f"component {name}: checkpoint functionality is disabled in the operator"
                 " configuration"
             )
-        res = resolve_component_checkpoint(dgd, component, worker_hash, checkpoints, dgd_uid)
+        res = resolve_component_checkpoint(
+            dgd, component, worker_hash, checkpoints, dgd_uid, config=config
+        )
         if res is None:
             continue
         out[name] = res

@@ -112,7 +112,12 @@ def render_operator(
 
         try:
             resolution = resolve_dgd_checkpoints(
-                dgd, worker_hash, objects, uid, checkpoint_gate_enabled=config.gates.checkpoint
+                dgd,
+                worker_hash,
+                objects,
+                uid,
+                checkpoint_gate_enabled=config.gates.checkpoint,
+                config=config,
             )
         except CheckpointResolutionError as err:
             raise OperatorRenderError(f"failed to reconcile checkpoints: {err}") from None
