@@ -4,7 +4,8 @@ The inputs are every DynamoGraphDeployment in the pinned ai-dynamo/dynamo tree's
 recipes, deploy, components, benchmarks and docs YAML (the operator's own testdata included),
 copied under tests/operator/goldens/upstream-dgds/ with the oracle's output beside each one
 (see that directory's README). A DGD the operator refuses for its placeholder image tag is
-also there with the tag pinned (``<case>.tagged``), as a user would deploy it.
+also there with the tag pinned (``<case>.tagged``), as a user would deploy it, and one whose
+workers use GPU Memory Service or failover also with checkpointing on (``.checkpoint``).
 
 Per case, both ways (nothing missing, nothing extra): the refusal message, or the admitted
 DGD and admission warnings, the v2 worker hash, the PodCliqueSet, the DCDs and, in
