@@ -104,8 +104,23 @@ class LintContext:
             self._resolved[id(workload)] = cached
         return cached
 
+    def _named_by_uid(self, workload: Workload) -> str | None:
+        """The checkpoint a workload's binding copies name by UID (`v1/<uid>/...`), when one
+        snapshot of its namespace has that UID: the workload of a component waiting for a
+        checkpoint that is not Ready carries no restore-candidate annotations (the operator
+        writes none), so its binding is what names the checkpoint."""
+        values = [c.value for c in workload.copies if c.value and c.value.count("/") == 3]
+        uids = {value.split("/")[1] for value in values}
+        found = {
+            snap.obj.name
+            for snap in self.snapshots
+            if snap.obj.namespace == workload.obj.namespace
+            and str((snap.obj.data.get("metadata") or {}).get("uid", "")) in uids
+        }
+        return found.pop() if len(found) == 1 else None
+
     def _resolve(self, workload: Workload) -> Resolution:
-        name = workload.checkpoint_name
+        name = workload.checkpoint_name or workload.checkpoint_ref or self._named_by_uid(workload)
         if not name:
             return Resolution(
                 name,

@@ -76,6 +76,9 @@ class Workload:
     copies: list[Copy]
     misplaced: str | None = None  # why it must carry no binding at all
     clique: str | None = None
+    # the operator's own record of the checkpoint (a DCD's spec.experimental.checkpoint
+    # checkpointRef), for a workload without restore-candidate annotations
+    checkpoint_ref: str | None = None
 
 
 @dataclass
@@ -184,7 +187,13 @@ def dcd_workload(obj: SourceObject) -> Workload:
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
         misplaced=not_worker if has_binding else None,
+        checkpoint_ref=_checkpoint_ref(obj),
     )
+
+
+def _checkpoint_ref(obj: SourceObject) -> str | None:
+    ref = mapping_at(obj.data, ("spec", "experimental", "checkpoint")).get("checkpointRef")
+    return ref if isinstance(ref, str) and ref else None
 
 
 def _read_map(obj: SourceObject) -> MapState:

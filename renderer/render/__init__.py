@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 TARGETS = ("dcd", "grove")
 _PROVIDER_TARGET = {"grove": "grove", "component": "dcd"}
 
-__all__ = ["EMULATED_OPERATOR", "TARGETS", "RenderResult", "render"]
+__all__ = ["EMULATED_OPERATOR", "TARGETS", "RenderResult", "checkpoint_names", "render"]
 
 JSON = dict[str, Any]
 
@@ -124,6 +124,37 @@ def render(
     admitted, warnings = _admit(dgd, ns, _checkpointing(base))
     cfg = _checkpointing(base) if _checkpoints_anything(admitted) else base
     return _render_admitted(dgd, admitted, checkpoints, target, ns, cfg, warnings)
+
+
+def checkpoint_names(
+    dgd: SourceObject,
+    dgd_uid: str,
+    *,
+    namespace: str | None = None,
+    config: OperatorConfig | None = None,
+) -> dict[str, str]:
+    """The DynamoCheckpoint each checkpoint-enabled component restores from, by component:
+    its checkpointRef, else `checkpoint-<DGDCheckpointID>` for the DGD uid `dgd_uid` (what
+    the operator reads; the snapshot to capture and commit)."""
+    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+    from renderer.operator_settings import default_operator_config
+    from renderer.workloads import is_worker_type
+
+    ns = _namespace(dgd, namespace)
+    base = config if config is not None else default_operator_config(namespace_restricted=ns)
+    admitted, _ = _admit(dgd, ns, _checkpointing(base))
+    worker_hash = _worker_hash(admitted)
+    names: dict[str, str] = {}
+    for component in (admitted.get("spec") or {}).get("components") or []:
+        cfg = (component.get("experimental") or {}).get("checkpoint") or {}
+        if not cfg.get("enabled"):
+            continue
+        name = str(component.get("name", ""))
+        hash_for_id = worker_hash if is_worker_type(component.get("type")) else ""
+        names[name] = str(cfg.get("checkpointRef") or "") or checkpoint_name(
+            dgd_checkpoint_id(ns, dgd.name, dgd_uid, name, hash_for_id)
+        )
+    return names
 
 
 def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for length
