@@ -56,10 +56,25 @@ def _types() -> dict[str, Any]:
         core = json.loads(data.joinpath("binding-types.json").read_text("utf-8"))["types"]
         ops = json.loads(data.joinpath("operator-types.json").read_text("utf-8"))["types"]
         merged = dict(core)
+        # The corev1 structs at k8s.io/api v0.36.2, the version the pinned operator builds
+        # with (binding-types.json is v0.34.3; v0.36 added PodSpec.schedulingGroup).
+        dgd = json.loads(data.joinpath("dgd-types.json").read_text("utf-8"))["types"]
+        merged.update({k: _plain(v) for k, v in dgd.items() if k.startswith(CORE_V1)})
         merged.update(ops)  # the pinned source wins over the hand-transcribed Dynamo entries
         merged.setdefault("k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta", _TYPE_META)
         _TYPES = merged
     return _TYPES
+
+
+def _plain(item: Any) -> Any:
+    """dgd-types.json's ``special`` descriptors as struct kinds with their own MarshalJSON."""
+    if isinstance(item, dict):
+        if item.get("kind") == "special":
+            return {"kind": "struct", "name": item["name"], "marshaler": "json"}
+        return {k: _plain(v) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_plain(v) for v in item]
+    return item
 
 
 def _fields(name: str) -> list[dict[str, Any]]:
