@@ -71,7 +71,7 @@ BUILTIN = {
     "bool": "bool",
     "int32": "int32",
     "int64": "int64",
-    "int": "int64",
+    "int": "int",
     "float64": "float64",
     "float32": "float32",
     "uint32": "uint32",

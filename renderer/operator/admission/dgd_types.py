@@ -21,6 +21,7 @@ take it); ``encode`` is ``json.Marshal``; ``dumps`` the compact bytes Go writes.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -86,48 +87,111 @@ def field_type(struct: str, key: str) -> dict[str, Any]:
 _INT_RANGES = {
     "int32": (-(2**31), 2**31 - 1),
     "int64": (-(2**63), 2**63 - 1),
+    "int": (-(2**63), 2**63 - 1),  # Go's int on the 64-bit platforms the operator runs on
     "uint32": (0, 2**32 - 1),
     "uint64": (0, 2**64 - 1),
     "uint8": (0, 255),
 }
 
 
-def _type_error(path: PathTuple, want: str, value: Any) -> AdmissionError:
-    got = "null" if value is None else type(value).__name__
-    return AdmissionError(f"{_dotted(path)}: cannot decode {got} as {want}", path)
+class DecodeError(AdmissionError):
+    """Go's json.Unmarshal refuses the document; ``message`` is Go's error text."""
+
+
+class _Ctx:
+    """One json.Unmarshal call: the root struct's name (for Go's error text)."""
+
+    def __init__(self, root: str | None) -> None:
+        self.root = root
+
+
+def go_type_name(t: dict[str, Any]) -> str:
+    """reflect.Type.String() of a descriptor (``v1.PodSpec``, ``map[string]string``)."""
+    kind = t["kind"]
+    if "name" in t:
+        pkg, _, name = t["name"].rpartition(".")
+        return f"{pkg.rsplit('/', 1)[-1]}.{name}"
+    if kind == "ptr":
+        return "*" + go_type_name(t["elem"])
+    if kind == "slice":
+        return "[]" + go_type_name(t["elem"])
+    if kind == "map":
+        return f"map[{go_type_name(t['key'])}]{go_type_name(t['elem'])}"
+    return str(kind)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _mismatch(ctx: _Ctx, path: PathTuple, value: Any, t: dict[str, Any], what: str = "") -> None:
+    """UnmarshalTypeError, as the pinned Go (1.27) words it; the first error stops decoding.
+
+    The field path names list indexes too; "Go struct field" is left out when the value is
+    a list element.
+    """
+    got = what or _json_kind(value)
+    # Map keys are escaped as JSON Pointer tokens ("/" -> "~1", "~" -> "~0").
+    fields = ".".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    target = go_type_name(t)
+    if ctx.root is None or not fields:
+        text = f"json: cannot unmarshal {got} into Go value of type {target}"
+    elif isinstance(path[-1], int):
+        text = f"json: cannot unmarshal {got} into {ctx.root}.{fields} of type {target}"
+    else:
+        field = f"{ctx.root}.{fields}"
+        text = f"json: cannot unmarshal {got} into Go struct field {field} of type {target}"
+    raise DecodeError(text, path)
 
 
 def decode(value: Any, t: dict[str, Any], path: PathTuple = ()) -> Any:
     """``json.Unmarshal`` of a JSON value into type ``t``, as a sparse value.
 
     Returns ``None`` for a Go zero value that a sparse struct leaves out (null, "", 0,
-    false, an empty struct); pointers keep zero targets (``*int32`` 0 is not nil).
+    false, an empty struct); pointers keep zero targets (``*int32`` 0 is not nil). Raises
+    DecodeError with Go's text for the first error in key order (Go decodes the JSON that
+    sigs.k8s.io/yaml writes, keys sorted).
     """
+    root = t["name"].rpartition(".")[2] if t["kind"] == "struct" else None
+    return _decode(value, t, path, _Ctx(root))
+
+
+def _sorted_items(value: dict[Any, Any]) -> list[tuple[str, Any]]:
+    return sorted(((str(k), v) for k, v in value.items()), key=lambda kv: _utf8(kv[0]))
+
+
+def _decode(value: Any, t: dict[str, Any], path: PathTuple, ctx: _Ctx) -> Any:
     kind = t["kind"]
     if kind == "ptr":
         if value is None:
             return None
-        inner = decode(value, t["elem"], path)
+        inner = _decode(value, t["elem"], path, ctx)
         return _zero_target(t["elem"]) if inner is None else inner
     if value is None:
         return None
     if kind == "struct":
         if not isinstance(value, dict):
-            raise _type_error(path, t["name"], value)
-        return _decode_struct(value, t["name"], path) or None
+            return _mismatch(ctx, path, value, t)
+        return _decode_struct(value, t["name"], path, ctx) or None
     if kind == "slice":
         if t["elem"]["kind"] == "uint8":
             raise NotReproducedError("byte slices are not reproduced", path)
         if not isinstance(value, list):
-            raise _type_error(path, "a list", value)
-        return [_decode_elem(v, t["elem"], (*path, i)) for i, v in enumerate(value)]
+            return _mismatch(ctx, path, value, t)
+        return [_decode_elem(v, t["elem"], (*path, i), ctx) for i, v in enumerate(value)]
     if kind == "map":
         if not isinstance(value, dict):
-            raise _type_error(path, "a map", value)
-        return {str(k): _decode_elem(v, t["elem"], (*path, str(k))) for k, v in value.items()}
+            return _mismatch(ctx, path, value, t)
+        return {k: _decode_elem(v, t["elem"], (*path, k), ctx) for k, v in _sorted_items(value)}
     if kind == "special":
         return _decode_special(value, t, path)
-    return _decode_scalar(value, kind, path)
+    return _decode_scalar(value, t, path, ctx)
 
 
 def _zero_target(t: dict[str, Any]) -> Any:
@@ -145,21 +209,20 @@ def _zero_target(t: dict[str, Any]) -> Any:
     return 0
 
 
-def _decode_elem(value: Any, t: dict[str, Any], path: PathTuple) -> Any:
+def _decode_elem(value: Any, t: dict[str, Any], path: PathTuple, ctx: _Ctx) -> Any:
     """A slice element or map value: never absent, so zero values stay explicit."""
-    out = decode(value, t, path)
+    out = _decode(value, t, path, ctx)
     if out is None and t["kind"] != "ptr":
         return _zero_target(t)
     return out
 
 
-def _decode_struct(value: dict[str, Any], name: str, path: PathTuple) -> dict[str, Any]:
+def _decode_struct(value: dict[str, Any], name: str, path: PathTuple, ctx: _Ctx) -> dict[str, Any]:
     idx = field_index(name)
     folded = _FOLDED[name]
     out: dict[str, Any] = {}
     groups: dict[tuple[str, ...], tuple[str, Any]] = {}
-    for raw_key, raw in value.items():
-        key = str(raw_key)
+    for key, raw in _sorted_items(value):
         field = idx.get(key)
         if field is None:
             if key.casefold() in folded:
@@ -169,7 +232,7 @@ def _decode_struct(value: dict[str, Any], name: str, path: PathTuple) -> dict[st
                     (*path, key),
                 )
             continue  # unknown: Go drops it
-        decoded = decode(raw, field["type"], (*path, key))
+        decoded = _decode(raw, field["type"], (*path, key), ctx)
         if field.get("viaPtr"):
             groups.setdefault(tuple(field["viaPtr"]), (key, _zero_target(field["type"])))
         if decoded is None:
@@ -193,33 +256,62 @@ def _group_present(value: dict[str, Any], name: str, group: tuple[str, ...]) -> 
     )
 
 
-def _decode_scalar(value: Any, kind: str, path: PathTuple) -> Any:
+def _decode_scalar(value: Any, t: dict[str, Any], path: PathTuple, ctx: _Ctx) -> Any:
+    kind = t["kind"]
     if kind == "string":
         if not isinstance(value, str):
-            raise _type_error(path, "a string", value)
+            return _mismatch(ctx, path, value, t)
         return value or None
     if kind == "bool":
         if not isinstance(value, bool):
-            raise _type_error(path, "a bool", value)
+            return _mismatch(ctx, path, value, t)
         return value or None
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not number:
+        return _mismatch(ctx, path, value, t)
     if kind in _INT_RANGES:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _type_error(path, kind, value)
-        if isinstance(value, float):
-            if not value.is_integer():
-                raise _type_error(path, kind, value)
-            value = int(value)
+        from renderer.gojson import format_number
+
         low, high = _INT_RANGES[kind]
-        if not low <= value <= high:
-            raise _type_error(path, kind, value)
-        return value or None
+        if (isinstance(value, float) and not value.is_integer()) or not low <= value <= high:
+            return _mismatch(ctx, path, value, t, "number " + format_number(value))
+        return int(value) or None
     if kind in ("float32", "float64"):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _type_error(path, kind, value)
         if kind == "float32":
             return _float32(float(value), path) or None
         return _json_number(float(value)) or None
     raise NotReproducedError(f"Go kind {kind} is not reproduced", path)
+
+
+_RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+
+
+def _metav1_time(text: str, path: PathTuple) -> str | None:
+    """metav1.Time: time.Parse(RFC3339) then ``UTC().Format(RFC3339)`` (seconds), zero = nil."""
+    import datetime as dt
+
+    m = _RFC3339.fullmatch(text)
+    if m is None:
+        raise DecodeError(f"parsing time {text!r} as RFC 3339 failed", path)
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    zone = m.group(8)
+    try:
+        offset = dt.timedelta(0)
+        if zone != "Z":
+            zh, zm = int(zone[1:3]), int(zone[4:6])
+            if zh >= 24 or zm >= 60:
+                raise ValueError(zone)
+            offset = dt.timedelta(hours=zh, minutes=zm) * (1 if zone[0] == "+" else -1)
+        stamp = dt.datetime(year, month, day, hour, minute, second, tzinfo=dt.timezone(offset))
+        utc = stamp.astimezone(dt.UTC)
+    except (ValueError, OverflowError) as err:
+        if year in {0, 9999}:
+            raise NotReproducedError(f"the time {text!r} (year range)", path) from err
+        raise DecodeError(f"parsing time {text!r}: {err}", path) from err
+    fraction = m.group(7)
+    if utc == dt.datetime(1, 1, 1, tzinfo=dt.UTC) and not (fraction and fraction.strip(".0")):
+        return None  # Go's zero time: written as null, dropped by omitzero
+    return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S}Z"
 
 
 def _float32(value: float, path: PathTuple) -> float | int:
@@ -228,7 +320,7 @@ def _float32(value: float, path: PathTuple) -> float | int:
     import struct
 
     if math.isinf(value) or math.isnan(value) or abs(value) > 3.4028234663852886e38:
-        raise _type_error(path, "float32", value)
+        raise NotReproducedError("a float32 value out of range", path)
     single = struct.unpack("<f", struct.pack("<f", value))[0]
     if single != value:
         # Go rounds the decimal text to float32 directly; from the float64 the result is
@@ -267,27 +359,28 @@ _SPECIAL_ZERO: dict[str, Any] = {
 def _decode_special(value: Any, t: dict[str, Any], path: PathTuple) -> Any:
     how = t["marshaler"]
     if how == "quantity":
-        from renderer.binding.quantity import QuantityError, marshal_quantity
+        from renderer.binding.quantity import FORMAT_ERROR, QuantityError, marshal_quantity
 
-        if not isinstance(value, str | int | float) or isinstance(value, bool):
-            raise _type_error(path, "a quantity", value)
+        if not isinstance(value, str | int | float):
+            raise DecodeError(FORMAT_ERROR, path)  # Quantity.UnmarshalJSON on the raw text
         try:
             text = marshal_quantity(value)
         except QuantityError as err:
-            raise AdmissionError(f"{_dotted(path)}: {err}", path) from err
+            if "cannot be encoded exactly" in str(err):
+                raise NotReproducedError(str(err), path) from err
+            raise DecodeError(str(err), path) from err
         return text
     if how == "intorstring":
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise _type_error(path, "an int or string", value)
-        return value
+        if isinstance(value, str):
+            return value
+        # IntOrString.UnmarshalJSON decodes anything else as its int32, in a fresh Unmarshal.
+        return decode(value, {"kind": "int32"}, path)
     if how == "raw":
         return value
     if how == "time":
         if not isinstance(value, str):
-            raise _type_error(path, "a time", value)
-        if not (len(value) == 20 and value.endswith("Z") and value[10] == "T"):
-            raise NotReproducedError("times other than YYYY-MM-DDTHH:MM:SSZ", path)
-        return value
+            decode(value, {"kind": "string"}, path)  # Time.UnmarshalJSON: into a string first
+        return _metav1_time(value, path)
     raise NotReproducedError(f"{t['name']} values are not reproduced", path)
 
 

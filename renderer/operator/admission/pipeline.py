@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 GROUP = "nvidia.com"
 KIND = "DynamoGraphDeployment"
 VERSIONS = ("v1alpha1", "v1beta1")
+#: The oracle's prefix for a document Go's decoder refuses.
+DECODE_PREFIX = "decode DGD: "
 
 
 def input_version(dgd: dict[str, Any]) -> str:
@@ -80,6 +82,7 @@ def admit_with_warnings(
     from renderer.operator.admission.conversion import convert_to
     from renderer.operator.admission.crd_defaults import apply_crd_defaults
     from renderer.operator.admission.dgd_types import (
+        DecodeError,
         decode,
         encode,
         strip_value_structs,
@@ -101,7 +104,10 @@ def admit_with_warnings(
         metadata["namespace"] = namespace
         raw["metadata"] = metadata
 
-    typed = decode(apply_crd_defaults(raw, version), root) or {}
+    try:
+        typed = decode(apply_crd_defaults(raw, version), root) or {}
+    except DecodeError as err:
+        raise AdmissionError(DECODE_PREFIX + err.message, err.path) from err
     alpha_source = None
     if version == "v1alpha1":
         alpha_source = typed
