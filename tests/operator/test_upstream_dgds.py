@@ -101,11 +101,11 @@ def test_upstream_dgd_equals_the_oracle(case: Path) -> None:
     if refusal is not None:  # refused after admission: by the controller's render
         with pytest.raises((OperatorRenderError, GroveError)) as info:
             render_operator(admitted, config)
-        err = info.value
-        if isinstance(err, OperatorRenderError):
-            assert err.message == refusal
+        raised = info.value
+        if isinstance(raised, OperatorRenderError):
+            assert raised.message == refusal
         else:  # the created PodCliqueSet's generation: the message without its stage
-            assert GROVE_PREFIX + str(err) == refusal
+            assert GROVE_PREFIX + str(raised) == refusal
         return
     result = render_operator(admitted, config)
     assert result.worker_hash == (case / "worker-hash.txt").read_text(encoding="utf-8").strip()
