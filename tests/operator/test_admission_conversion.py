@@ -309,3 +309,65 @@ def test_upstream_dgd_admission(case: Path) -> None:
     )
     if (case / "admitted-dgd.yaml").exists():
         assert diff_paths(_plain(admitted), load_yaml(case / "admitted-dgd.yaml")) == []
+
+
+def test_times_are_written_as_metav1_time() -> None:
+    # metav1.Time: RFC 3339 in, UTC to the second out; the zero time is nil (null).
+    t = {"kind": "special", "name": "k8s.io/apimachinery/pkg/apis/meta/v1.Time"}
+    t["marshaler"] = "time"
+    assert decode("2026-01-02T03:04:05.123+02:00", t) == "2026-01-02T01:04:05Z"
+    assert decode("0001-01-01T00:00:00Z", t) is None
+    with pytest.raises(AdmissionError):
+        decode("2026-02-30T00:00:00Z", t)
+
+
+@pytest.mark.parametrize(
+    ("spec", "labels", "message"),
+    [
+        # The oracle's refusals for these documents (refused: <message>).
+        (
+            {"components": [{"name": "a", "replicas": 1.5}]},
+            None,
+            "decode DGD: json: cannot unmarshal number 1.5 into Go struct field"
+            " DynamoGraphDeployment.spec.components.0.replicas of type int32",
+        ),
+        (
+            {"components": []},
+            {"k1": 1},
+            "decode DGD: json: cannot unmarshal number into Go struct field"
+            " DynamoGraphDeployment.metadata.labels.k1 of type string",
+        ),
+        (
+            {
+                "components": [
+                    {"name": "a"},
+                    {
+                        "name": "b",
+                        "podTemplate": {
+                            "spec": {
+                                "containers": [
+                                    {"name": "x", "ports": [{"containerPort": 99999999999}]}
+                                ]
+                            }
+                        },
+                    },
+                ]
+            },
+            None,
+            "decode DGD: json: cannot unmarshal number 99999999999 into Go struct field"
+            " DynamoGraphDeployment.spec.components.1.podTemplate.spec.containers.0.ports.0"
+            ".containerPort of type int32",
+        ),
+    ],
+)
+def test_decode_errors_carry_go_text(
+    spec: dict[str, Any], labels: dict[str, Any] | None, message: str
+) -> None:
+    meta: dict[str, Any] = {"name": "e9"}
+    if labels is not None:
+        meta["labels"] = labels
+    doc = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": meta}
+    doc["spec"] = spec
+    with pytest.raises(AdmissionError) as info:
+        admit(doc, namespace="n")
+    assert info.value.message == message
