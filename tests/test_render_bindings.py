@@ -12,6 +12,7 @@ operator reads whatever the snapshot's name.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,9 +31,11 @@ from render_support import (
     v1beta1_dgd,
 )
 
+from renderer.errors import BindingError
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY, CHECKPOINT_NAME_KEY, COMPONENT_LABEL
 from renderer.render import render
 
+HERE = Path(__file__).parent
 VLLM = "  backendFramework: vllm\n"
 GOOD = expected_binding("02-worker-baseline")
 SINGLE = v1beta1_dgd(FRONTEND_BETA + decode_beta(), extra_spec=VLLM)
@@ -131,11 +134,23 @@ def test_two_checkpointed_components_get_their_own_bindings(target: str) -> None
     assert expected_binding("01-minimal") in text
 
 
+MANUAL = HERE / "operator/goldens/oracle/beta-checkpoint-ref-ready/checkpoint.yaml"
+
+
 def test_a_manual_checkpoint_needs_no_binding() -> None:
-    text = v1beta1_dgd(FRONTEND_BETA + decode_beta(), extra_spec=VLLM)
+    # the oracle corpus' manual DynamoCheckpoint (no automatic marker, no ID label)
+    text = v1beta1_dgd(FRONTEND_BETA + decode_beta(ref="qwen3-06b-bf16"), extra_spec=VLLM)
     for target in ("dcd", "grove"):
-        objects = _render(text, target, NOT_AUTOMATIC)
+        objects = _render(text, target, MANUAL)
         assert BINDING_KEY not in json.dumps(objects)
+        assert "qwen3-06b-bf16" in json.dumps(objects)  # the operator's restore metadata
+
+
+def test_a_broken_automatic_checkpoint_is_refused() -> None:
+    # vector 51: an ID label but no automatic marker: the operator's reason, located
+    text = v1beta1_dgd(FRONTEND_BETA + decode_beta(), extra_spec=VLLM)
+    with pytest.raises(BindingError, match="is not marked automatic"):
+        _render(text, "dcd", NOT_AUTOMATIC)
 
 
 def test_a_checkpointed_component_that_is_no_worker_is_not_bound() -> None:

@@ -15,6 +15,7 @@ from render_support import (
     HOSTILE,
     MINIMAL_NAME,
     MISSING_UID,
+    NOT_AUTOMATIC,
     REPO,
     decode_beta,
     v1beta1_dgd,
@@ -55,6 +56,7 @@ CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
     "checkpoint-ref-no-snapshot": (SINGLE, []),
     "two-candidates": (SINGLE, [(BASELINE, "a.yaml"), (BASELINE_TWIN, "b.yaml")]),
     "unbindable-missing-uid": (SINGLE, [(MISSING_UID, "a.yaml")]),
+    "unbindable-not-automatic": (SINGLE, [(NOT_AUTOMATIC, "a.yaml")]),
     "binding-error-wrong-type": (
         v1beta1_dgd(decode_beta(checkpoint=f"          checkpointRef: {MINIMAL_NAME}\n")),
         [(HOSTILE / "image-as-number.yaml", "a.yaml")],

@@ -41,6 +41,7 @@ class Snapshot:
     error: InputError | None = None  # cannot be bound (operator precondition or encoding)
     untrusted: str | None = None  # with --trusted-key: why its file is not trusted
     conflict: SourceObject | None = None  # another capture of the same name binds differently
+    manual: bool = False  # a manual checkpoint (renderer.checkpoint.is_manual): no binding
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Resolution:
     snapshot: Snapshot | None
     expected: str | None
     reason: str | None  # why it cannot be verified, when `expected` is None
+    manual: bool = False  # the checkpoint is manual: the workload needs no binding
 
 
 @dataclass
@@ -130,7 +132,8 @@ class LintContext:
                 f" {workload.checkpoint_name_path[-1]} is absent)",
             )
         namespace = workload.obj.namespace
-        snap = self._by_name.get((namespace, name))
+        # a snapshot without a namespace is read as the workload's (as the operator reads it)
+        snap = self._by_name.get((namespace, name)) or self._by_name.get(("", name))
         where = f"{namespace}/{name}" if namespace else name
         if snap is None:
             return Resolution(
@@ -140,6 +143,8 @@ class LintContext:
                 f"no captured checkpoint {where} for {workload.label}"
                 " (pass the snapshot with --checkpoint)",
             )
+        if snap.manual:
+            return Resolution(name, snap, None, None, manual=True)
         if snap.conflict is not None:
             return Resolution(
                 name,
@@ -193,7 +198,7 @@ def _value(snap: Snapshot) -> str | None:
 def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
     """Bind every DynamoCheckpoint once; an unbindable one keeps its error for the rules."""
     from renderer.binding import bind
-    from renderer.checkpoint import is_checkpoint
+    from renderer.checkpoint import is_checkpoint, is_manual
 
     snapshots: list[Snapshot] = []
     seen: set[tuple[str, int, int | None]] = set()
@@ -204,6 +209,9 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
         if identity in seen:
             continue
         seen.add(identity)
+        if is_manual(obj):
+            snapshots.append(Snapshot(obj, manual=True))
+            continue
         try:
             snapshots.append(Snapshot(obj, bound=bind(obj)))
         except InputError as exc:

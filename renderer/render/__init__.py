@@ -212,6 +212,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
         place_on_dcds(objects, bindings)
     _check_labels(dgd, objects)
     _check_unique_names(dgd, objects)
+    _check_restore_candidates(dgd, objects, set(resolution.components))
     return RenderResult(
         objects,
         [*warnings, *resolution.warnings],
@@ -298,6 +299,26 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
             if clique_name in seen_cliques:
                 raise fail("Grove cliques", clique_name, owner)
             seen_cliques.add(clique_name)
+
+
+def _check_restore_candidates(
+    dgd: SourceObject, objects: list[JSON], checkpointed: set[str]
+) -> None:
+    from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
+    from renderer.render.locate import component_path
+    from renderer.render.place import stray_restore_candidates
+
+    for component in stray_restore_candidates(objects, checkpointed):
+        mark = dgd.mark(component_path(dgd, component) or ("metadata", "name"))
+        raise InputError(
+            f"component {component!r} is not checkpointed, but the DGD gives its pods"
+            f" {RESTORE_CANDIDATE_KEY} or {CHECKPOINT_NAME_KEY}: the operator keeps them, so"
+            " its pods are restore candidates the pod webhook refuses without a binding;"
+            " remove them (only the operator writes them)",
+            dgd.file,
+            mark.line,
+            mark.column,
+        )
 
 
 def _check_labels(dgd: SourceObject, objects: list[JSON]) -> None:

@@ -17,8 +17,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY, COMPONENT_LABEL
-from renderer.workloads import clique_component, dcd_template_annotations
+from renderer.keys import (
+    BINDING_KEY,
+    BINDINGS_MAP_KEY,
+    CHECKPOINT_NAME_KEY,
+    COMPONENT_LABEL,
+    COMPONENT_TYPE_LABEL,
+    RESTORE_CANDIDATE_KEY,
+)
+from renderer.workloads import (
+    DCD_KIND,
+    clique_component,
+    dcd_template_annotations,
+    is_worker_type,
+)
 
 JSON = dict[str, Any]
 
@@ -61,6 +73,45 @@ def strip_binding_keys(node: Any) -> set[str]:
             else:
                 found |= strip_binding_keys(value)
     return found
+
+
+def stray_restore_candidates(objects: list[JSON], checkpointed: set[str]) -> list[str]:
+    """Components (not checkpointed) whose worker pods the operator still marks as restore
+    candidates, because the DGD wrote those annotations itself: the pod webhook would want
+    a binding they cannot have."""
+    found: list[str] = []
+    for obj in objects:
+        if obj.get("kind") == DCD_KIND:
+            labels = (obj.get("metadata") or {}).get("labels") or {}
+            holders = [
+                (
+                    str(labels.get(COMPONENT_LABEL, "")),
+                    (obj.get("spec") or {}).get("type"),
+                    _annotations_at(obj, dcd_template_annotations(str(obj.get("apiVersion", "")))),
+                )
+            ]
+        else:
+            holders = [
+                (
+                    str((c.get("labels") or {}).get(COMPONENT_LABEL, "")),
+                    (c.get("labels") or {}).get(COMPONENT_TYPE_LABEL),
+                    c.get("annotations") or {},
+                )
+                for c in (obj.get("spec") or {}).get("template", {}).get("cliques") or []
+                if not clique_component(str(c.get("name", "")), c.get("labels"))[1]
+            ]
+        for component, component_type, marks in holders:
+            candidate = RESTORE_CANDIDATE_KEY in marks or CHECKPOINT_NAME_KEY in marks
+            if candidate and is_worker_type(component_type) and component not in checkpointed:
+                found.append(component)
+    return sorted(set(found))
+
+
+def _annotations_at(obj: JSON, path: tuple[str, ...]) -> JSON:
+    node: Any = obj
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node if isinstance(node, dict) else {}
 
 
 def place_on_dcds(dcds: list[JSON], bindings: dict[str, str]) -> None:

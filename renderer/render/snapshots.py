@@ -15,7 +15,8 @@ it. Without a uid the name cannot be computed: the labelled snapshot is used, wi
 warning that the check could not run.
 
 Only automatic checkpoints of worker-class components are bound; a manual checkpoint (one
-named by `checkpointRef` that is not marked automatic) needs no binding.
+named by `checkpointRef` with neither the automatic marker nor a checkpoint-ID label,
+renderer.checkpoint.is_manual) needs no binding.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from renderer.errors import BindingError, InputError
-from renderer.keys import AUTO_MARKER_KEY, CHECKPOINT_ID_LABEL
+from renderer.keys import CHECKPOINT_ID_LABEL
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
 
@@ -215,7 +216,10 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
 
 
 def _automatic(cp: Checkpoint) -> bool:
-    return cp.annotations.get(AUTO_MARKER_KEY) == "true"
+    """Bound unless manual (a broken automatic checkpoint fails binding, with its reason)."""
+    from renderer.checkpoint import is_manual
+
+    return not is_manual(cp.source)
 
 
 def _by_name(

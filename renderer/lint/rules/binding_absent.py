@@ -50,6 +50,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
         if not workload.checkpointed or workload.misplaced is not None:
             continue
+        if ctx.resolve(workload).manual:
+            continue  # a manual checkpoint carries no binding
         for copy in workload.copies:
             if copy.value is not None:
                 continue

@@ -33,7 +33,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if not workload.checkpointed or workload.misplaced is not None:
             continue
         resolution = ctx.resolve(workload)
-        if resolution.expected is not None:
+        if resolution.expected is not None or resolution.manual:
             continue
         yield finding_at(
             workload.obj,
