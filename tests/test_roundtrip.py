@@ -184,10 +184,12 @@ def dgd_text(case: Case) -> str:
         lines += ["  annotations:", f"    {case.dgd_annotation}: {value}"]
     lines.append("  services:" if case.version == "v1alpha1" else "  components:")
     for drawn in case.components:
-        # as the validating webhook admits them: inter-pod GMS for vLLM only, and GPUs for
-        # every component that uses GMS
-        vllm = case.backend in ("vllm", "")
+        # as the validating webhook admits them: GMS for worker-class components only,
+        # inter-pod GMS for vLLM only, and GPUs for every component that uses GMS
+        vllm = case.backend == "vllm"  # the webhook reads the declared backend
         c = replace(drawn, gms="intra") if drawn.gms == "inter" and not vllm else drawn
+        if c.type not in WORKER_TYPES:
+            c = replace(c, gms="")
         pod_annotations = []
         if c.pod_annotation:
             pod_annotations = [f"{c.pod_annotation}: {_annotation_value(c.pod_annotation)}"]

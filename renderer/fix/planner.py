@@ -85,7 +85,10 @@ class Planner:
         annotation says nothing about how the file quotes a plain value); when there is none,
         the first entry's key quote and a plain value (quoted only where it must be).
         """
-        from renderer.fix.scalars import plain_ok
+        from renderer.yamlout import format_scalar
+
+        def plain_ok(value: str) -> bool:  # the renderer would write it plain
+            return not format_scalar(value).startswith(("'", '"'))
 
         first_key_quote: str | None = None
         for key, offset in self.children(path):

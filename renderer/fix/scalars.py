@@ -23,11 +23,6 @@ def _plain_ok(value: str) -> bool:
     return bool(_PLAIN_SAFE.match(value)) and ("/" in value or "." in value)
 
 
-def plain_ok(value: str) -> bool:
-    """`value` is written plain by render_scalar (so a quoted one was a style choice)."""
-    return _plain_ok(value)
-
-
 def render_scalar(value: str, style: str) -> str:
     """`value` as a YAML scalar, in `style` ("" plain, "'" or '"') when that is safe."""
     if style == "'":

@@ -110,7 +110,10 @@ class LintContext:
         """The checkpoint a workload's binding copies name by UID (`v1/<uid>/...`), when one
         snapshot of its namespace has that UID: the workload of a component waiting for a
         checkpoint that is not Ready carries no restore-candidate annotations (the operator
-        writes none), so its binding is what names the checkpoint."""
+        writes none), so its binding is what names the checkpoint. Cliques only: such a DCD
+        keeps the operator's checkpointRef."""
+        if workload.clique is None:
+            return None
         values = [c.value for c in workload.copies if c.value and c.value.count("/") == 3]
         uids = {value.split("/")[1] for value in values}
         found = {
