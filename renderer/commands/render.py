@@ -95,12 +95,14 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
 
     dgd, checkpoints = _load_inputs(args)
     schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
+    # The DGD's schema first, as the API server checks it before the validating webhook
+    # (and before the controller looks for checkpoints).
+    check_inputs([dgd], schemas)
     result = render(dgd, checkpoints, target=args.target, config=args.operator)
     _check_trust(args, checkpoints, set(result.checkpoint_files))
-    # After render, so its own (operator-worded) input errors come first; the schemas
-    # catch what rendering does not look at. Only the snapshot files render used count.
+    # Only the snapshot files render used count.
     used = set(result.checkpoint_files)
-    check_inputs([dgd, *(c for c in checkpoints if c.file in used)], schemas)
+    check_inputs([c for c in checkpoints if c.file in used], schemas)
     source = args.source_name or args.dgd_file
     documents: list[Document] = [(source, obj) for obj in result.objects]
     check_outputs(documents, schemas)
