@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from renderer import __version__
+from renderer import EMULATED_OPERATOR, __version__
 from renderer.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 
 # name -> (module, one-line help shown by `dynamo-render --help` without importing it)
@@ -63,7 +63,13 @@ class LazyGroup(click.Group):
         "Run `dynamo-render COMMAND --help` for the options of each command."
     ),
 )
-@click.version_option(__version__, "-V", "--version", prog_name="dynamo-render")
+@click.version_option(
+    __version__,
+    "-V",
+    "--version",
+    prog_name="dynamo-render",
+    message=f"%(prog)s, version %(version)s\nemulates {EMULATED_OPERATOR}",
+)
 @click.option(
     "--config",
     "config_path",
@@ -98,7 +104,8 @@ def cli(
 
     A binding `v1/<uid>/<generation>/<sha256>` ties a pod template to one captured
     DynamoCheckpoint; the operator refuses to start pods whose binding differs by a byte.
-    dynamo-render computes it offline, exactly as the operator does.
+    dynamo-render computes it offline, exactly as the operator does, and renders the
+    objects the operator creates: it emulates Dynamo operator 1.5.0 (main 2a6da14c).
 
     Defaults come from .dynamo-render.yaml at the repository root (the first directory,
     from the current one upwards, that holds the file or a .git); command-line options

@@ -23,6 +23,9 @@ not given on the command line.
     trustedKeys: [keys/capture.pub]
     crds: [crds/grove.io_podcliquesets.yaml]
     maxBytes: 16777216
+    operator:            # settings of the emulated operator (renderer.operator_settings)
+      discoveryBackend: kubernetes
+      groveTerminationDelay: 15m
 
 The file carries apiVersion and kind so that `dynamo-render lint .` (which reads every YAML
 file, hidden ones included) reads it as an object of another kind and skips it.
@@ -34,11 +37,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from renderer.constants import TARGETS, Target
 from renderer.errors import InputError
 from renderer.source.model import Path, SourceObject
+
+if TYPE_CHECKING:
+    from renderer.operator.config import OperatorConfig
 
 CONFIG_NAME = ".dynamo-render.yaml"
 API_VERSION = "dynamo-render/v1"
@@ -60,6 +66,7 @@ _TOP_KEYS = (
     "maxBytes",
     "maxNodes",
     "maxDocuments",
+    "operator",
 )
 _JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
@@ -101,6 +108,8 @@ class Config:
     # the repository root: the config's folder (absolute, symlinks resolved); every write
     # a config asks for must stay inside it
     base_dir: str = field(default="", compare=False)
+    # the `operator:` section (None: the pinned defaults)
+    operator: OperatorConfig | None = None
 
 
 class _Reader:
@@ -268,6 +277,7 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         max_nodes=max_nodes,
         max_documents=max_documents,
         base_dir=base_dir,
+        operator=_operator(reader, top["operator"]) if "operator" in top else None,
     )
 
 
@@ -280,6 +290,12 @@ def _positive(reader: _Reader, top: dict[str, Any], key: str) -> int | None:
 
 def _within(path: str, root: str) -> bool:
     return os.path.commonpath([path, root]) == root
+
+
+def _operator(reader: _Reader, value: Any) -> OperatorConfig:
+    from renderer.operator_settings import parse_operator_section
+
+    return parse_operator_section(value, reader.fail)
 
 
 def _split_where(where: str) -> tuple[str, int, int]:

@@ -87,12 +87,18 @@ def decode_beta(
     component_type: str = "decode",
     replicas: int = 2,
     command: str = "dynamo.vllm",
+    ref: str = BASELINE_NAME,
 ) -> str:
     """A checkpoint-enabled v1beta1 worker.
 
     `extra`: lines at component level (6 spaces); `checkpoint`: lines under
     experimental.checkpoint (10 spaces); `experimental`: lines under experimental (8 spaces).
+    `ref`: its checkpointRef (default: the reference vectors' automatic checkpoint, so the
+    expected binding is a Go-computed vector's); "" for the operator's automatic lookup by
+    name (`checkpoint-<DGDCheckpointID>`, which the vectors are not named for).
     """
+    if ref and "checkpointRef" not in checkpoint:
+        checkpoint = f"          checkpointRef: {ref}\n{checkpoint}"
     return f"""\
     - name: {name}
       type: {component_type}
@@ -136,6 +142,7 @@ spec:
       replicas: 2
       checkpoint:
         enabled: true
+        checkpointRef: {BASELINE_NAME}
       extraPodSpec:
         mainContainer:
           image: {IMAGE}

@@ -45,7 +45,8 @@ def _cli(*args: str) -> list[str]:
 
 
 def _big_dgd(image: str) -> str:
-    """A v1beta1 DGD with many plain (non-checkpointed) components: many output files."""
+    """A v1beta1 DGD with many plain (non-checkpointed) components: many output files
+    (DCDs: Grove is switched off, so the operator creates one object per component)."""
     components = "".join(
         f"""\
     - name: Frontend{i}
@@ -61,7 +62,9 @@ def _big_dgd(image: str) -> str:
     )
     return (
         "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n"
-        "  name: big\n  namespace: dynamo-prod\nspec:\n  components:\n" + components
+        "  name: big\n  namespace: dynamo-prod\n"
+        '  annotations:\n    nvidia.com/enable-grove: "false"\n'
+        "spec:\n  components:\n" + components
     )
 
 
@@ -137,11 +140,11 @@ def test_render_output_survives_sigkill(tmp_path: Path) -> None:
 
     def make_old(work: Path) -> None:
         (work / "out").mkdir(parents=True)
-        (work / "dgd.yaml").write_text(_big_dgd("example.com/old:1"))
+        (work / "dgd.yaml").write_text(_big_dgd("example.com/old:1.0.0"))
         subprocess.run(
             _cli("render", "dgd.yaml", "-o", "out"), cwd=work, check=True, capture_output=True
         )
-        (work / "dgd.yaml").write_text(_big_dgd("example.com/new:2"))
+        (work / "dgd.yaml").write_text(_big_dgd("example.com/new:2.0.0"))
 
     codes = _exercise(tmp_path, lambda w: _cli("render", "dgd.yaml", "-o", "out"), make_old, 3)
     assert -signal.SIGKILL in codes, "no run was interrupted: the input is too small"
@@ -205,7 +208,7 @@ def test_lint_fix_survives_sigkill(tmp_path: Path) -> None:
 
 def test_render_cleans_up_temp_files_on_a_failed_write(tmp_path: Path) -> None:
     _require("render", 3)
-    (tmp_path / "dgd.yaml").write_text(_big_dgd("example.com/old:1"))
+    (tmp_path / "dgd.yaml").write_text(_big_dgd("example.com/old:1.0.0"))
     out = tmp_path / "out"
     subprocess.run(
         _cli("render", "dgd.yaml", "-o", "out"), cwd=tmp_path, check=True, capture_output=True
@@ -215,7 +218,7 @@ def test_render_cleans_up_temp_files_on_a_failed_write(tmp_path: Path) -> None:
     victim = out / names[len(names) // 2]
     victim.unlink()
     victim.mkdir()
-    (tmp_path / "dgd.yaml").write_text(_big_dgd("example.com/new:2"))
+    (tmp_path / "dgd.yaml").write_text(_big_dgd("example.com/new:2.0.0"))
     proc = subprocess.run(
         _cli("render", "dgd.yaml", "-o", "out"),
         cwd=tmp_path,

@@ -243,8 +243,9 @@ def test_fix_inserting_at_the_end_keeps_a_missing_final_line_break(
     # the pod template copy is absent: reported at its parent key `annotations`
     assert (code, places(found)) == (1, [("binding-absent", *at(text, "annotations:", 2))])
     assert fix(str(path), "--checkpoint", str(SNAPSHOT)) == 1
-    # the candidate's quoting is the siblings' style
-    assert path.read_bytes().decode() == text + f'{newline}      {BINDING}: "{GOOD}"'
+    # written like the sibling whose quoting was a choice (NAME, plain); the candidate's
+    # "true" had to be quoted, so it says nothing about the file's style
+    assert path.read_bytes().decode() == text + f"{newline}      {BINDING}: {GOOD}"
     assert fix(str(path), "--checkpoint", str(SNAPSHOT)) == 0
 
 

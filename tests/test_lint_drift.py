@@ -20,7 +20,13 @@ EXAMPLES = ROOT / "examples"
 SNAPSHOTS = str(EXAMPLES / "snapshots")
 EXAMPLE_NAMES = ["llama-disagg-v1alpha1", "llama-disagg-v1beta1"]
 TARGETS = ["dcd", "grove"]
-DECODE_DCD = "llama-disagg-vllmdecodeworker-5f8d2c1a9b"
+# The oracle's worker hash of the examples (tests/operator/goldens/bound/): the DCD suffix.
+_HASH = (
+    (Path(__file__).parent / "operator/goldens/bound/example-v1beta1/worker-hash.txt")
+    .read_text()
+    .strip()
+)
+DECODE_DCD = f"llama-disagg-vllmdecodeworker-{_HASH}"
 
 
 def dgd_of(example: str) -> str:
@@ -72,13 +78,9 @@ def test_comments_quoting_and_key_order_are_not_drift(example: str, tmp_path: Pa
     edited = (
         text.replace("  replicas: 2\n", "  replicas: 2  # scaled by hand? no: rendered\n")
         .replace("  namespace: dynamo-prod\n", '  namespace: "dynamo-prod"\n')
-        .replace(
-            "apiVersion: nvidia.com/"
-            + example.rsplit("-", 1)[1]
-            + "\nkind: DynamoComponentDeployment\n",
-            "kind: DynamoComponentDeployment\napiVersion: nvidia.com/"
-            + example.rsplit("-", 1)[1]
-            + "\n",
+        .replace(  # the operator writes v1beta1 DCDs for either DGD version
+            "apiVersion: nvidia.com/v1beta1\nkind: DynamoComponentDeployment\n",
+            "kind: DynamoComponentDeployment\napiVersion: nvidia.com/v1beta1\n",
         )
     )
     assert edited.count("kind: DynamoComponentDeployment\napiVersion") == 3
@@ -186,8 +188,13 @@ def test_the_target_follows_what_is_committed(tmp_path: Path) -> None:
 
 
 def test_another_api_version_is_drift_at_api_version(tmp_path: Path) -> None:
-    path = write(tmp_path, rendered("llama-disagg-v1alpha1", "dcd"))
-    code, found = drift(path, dgd_of("llama-disagg-v1beta1"))
+    # DCDs committed as v1alpha1 (as this tool wrote them before it followed the operator,
+    # which writes v1beta1 DCDs from either DGD version)
+    text = rendered("llama-disagg-v1alpha1", "dcd").replace(
+        "apiVersion: nvidia.com/v1beta1\n", "apiVersion: nvidia.com/v1alpha1\n"
+    )
+    path = write(tmp_path, text)
+    code, found = drift(path, dgd_of("llama-disagg-v1alpha1"))
     assert code == 1
     assert len(found) == 3
     text = path.read_text()
@@ -207,9 +214,8 @@ def test_a_dgd_that_cannot_be_rendered_is_a_finding(tmp_path: Path) -> None:
     assert finding["file"] == dgd
     assert "cannot render DGD dynamo-prod/llama-disagg to compare" in str(finding["message"])
     assert "no captured checkpoint found" in str(finding["message"])
-    assert (finding["line"], finding["column"]) == position(
-        Path(dgd).read_text(), "name: VllmDecodeWorker"
-    )
+    # at the component's checkpoint block
+    assert (finding["line"], finding["column"]) == position(Path(dgd).read_text(), "checkpoint:")
 
 
 def test_no_dgd_no_drift_rule() -> None:

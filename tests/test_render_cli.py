@@ -23,7 +23,12 @@ from renderer.keys import BINDING_KEY
 from renderer.render.names import UnsafeNameError, output_file_name
 from renderer.source import load_bytes, load_paths
 
-SINGLE = v1beta1_dgd(FRONTEND_BETA + decode_beta())
+# DCDs by default (the operator's provider without Grove); the decode worker restores from
+# vector 02 by checkpointRef. WORKER_HASH is the oracle's worker hash of this DGD.
+SINGLE = v1beta1_dgd(
+    FRONTEND_BETA + decode_beta(), annotations='    nvidia.com/enable-grove: "false"\n'
+)
+WORKER_HASH = "e814208e"
 EXAMPLE = "llama-disagg-v1beta1"
 
 
@@ -55,22 +60,23 @@ def test_stream_has_source_comments_and_separators(
     objects = load_bytes(out.encode(), "out.yaml")
     assert [o.name for o in objects] == [
         "llama-disagg-frontend",
-        "llama-disagg-vllmdecodeworker-5f8d2c1a9b",
+        f"llama-disagg-vllmdecodeworker-{WORKER_HASH}",
     ]
     assert objects[1].metadata["annotations"][BINDING_KEY] == expected_binding("02-worker-baseline")
 
 
-def test_default_target_follows_enable_grove(
+def test_default_target_is_the_operators_provider(
     work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    grove = v1beta1_dgd(
-        FRONTEND_BETA + decode_beta(), annotations='    nvidia.com/enable-grove: "true"\n'
-    )
+    # The defaulting webhook picks Grove unless the DGD disables it.
+    grove = v1beta1_dgd(FRONTEND_BETA + decode_beta())
     (work / "grove.yaml").write_text(grove)
     code, out, _ = _run(capsys, "grove.yaml", "--checkpoint", "snaps")
     assert code == 0
     assert [o.kind for o in load_bytes(out.encode(), "o")] == ["PodCliqueSet"]
     code, out, _ = _run(capsys, "grove.yaml", "--checkpoint", "snaps", "--target", "dcd")
+    assert {o.kind for o in load_bytes(out.encode(), "o")} == {"DynamoComponentDeployment"}
+    code, out, _ = _run(capsys, "dgd.yaml", "--checkpoint", "snaps")  # enable-grove "false"
     assert {o.kind for o in load_bytes(out.encode(), "o")} == {"DynamoComponentDeployment"}
 
 
@@ -83,7 +89,7 @@ def test_output_dir_one_file_per_object(work: Path, capsys: pytest.CaptureFixtur
     assert _run(capsys, "dgd.yaml", "--checkpoint", "snaps", "-o", "out") == (0, "", "")
     assert names == [
         "dynamocomponentdeployment-llama-disagg-frontend.yaml",
-        "dynamocomponentdeployment-llama-disagg-vllmdecodeworker-5f8d2c1a9b.yaml",
+        f"dynamocomponentdeployment-llama-disagg-vllmdecodeworker-{WORKER_HASH}.yaml",
     ]
     for name in names:
         text = (work / "out" / name).read_text()
@@ -102,7 +108,7 @@ def test_only_changed_files_are_rewritten(work: Path, capsys: pytest.CaptureFixt
     assert _run(capsys, "dgd.yaml", "--checkpoint", "snaps", "-o", "out")[0] == 0
     after = {p.name: p.stat().st_ino for p in sorted((work / "out").iterdir())}
     frontend = "dynamocomponentdeployment-llama-disagg-frontend.yaml"
-    worker = "dynamocomponentdeployment-llama-disagg-vllmdecodeworker-5f8d2c1a9b.yaml"
+    worker = f"dynamocomponentdeployment-llama-disagg-vllmdecodeworker-{WORKER_HASH}.yaml"
     assert after[frontend] == inodes[frontend]  # untouched
     assert after[worker] != inodes[worker]  # replaced (atomically, by rename)
     assert "replicas: 3" in (work / "out" / worker).read_text()
@@ -117,14 +123,14 @@ def test_check_mode(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
         f"would write {Path('out') / n}"
         for n in (
             "dynamocomponentdeployment-llama-disagg-frontend.yaml",
-            "dynamocomponentdeployment-llama-disagg-vllmdecodeworker-5f8d2c1a9b.yaml",
+            f"dynamocomponentdeployment-llama-disagg-vllmdecodeworker-{WORKER_HASH}.yaml",
         )
     ]
     assert not (work / "out").exists()  # --check writes nothing
     _run(capsys, *args)
     assert _run(capsys, *args, "--check") == (0, "", "")
     worker = (
-        work / "out" / "dynamocomponentdeployment-llama-disagg-vllmdecodeworker-5f8d2c1a9b.yaml"
+        work / "out" / f"dynamocomponentdeployment-llama-disagg-vllmdecodeworker-{WORKER_HASH}.yaml"
     )
     stale = worker.read_text().replace("4a0a7a7b", "00000000")
     worker.write_text(stale)

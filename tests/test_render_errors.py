@@ -25,6 +25,8 @@ from syrupy.assertion import SnapshotAssertion
 from renderer.cli import main
 
 SINGLE = v1beta1_dgd(FRONTEND_BETA + decode_beta())
+# Found by the operator's automatic name, which needs the DGD uid from a snapshot.
+AUTOMATIC = v1beta1_dgd(FRONTEND_BETA + decode_beta(ref=""))
 
 
 def _write(tmp_path: Path, text: str, name: str = "dgd.yaml") -> str:
@@ -50,7 +52,8 @@ def _run(
 
 
 CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
-    "no-snapshot": (SINGLE, []),
+    "no-snapshot": (AUTOMATIC, []),
+    "checkpoint-ref-no-snapshot": (SINGLE, []),
     "two-candidates": (SINGLE, [(BASELINE, "a.yaml"), (BASELINE_TWIN, "b.yaml")]),
     "unbindable-missing-uid": (SINGLE, [(MISSING_UID, "a.yaml")]),
     "unbindable-not-automatic": (SINGLE, [(NOT_AUTOMATIC, "a.yaml")]),
@@ -184,7 +187,7 @@ def test_unknown_target_is_a_usage_error(
 def test_real_process_error(tmp_path: Path) -> None:
     """The same failure through a real `python -m renderer` process."""
     dgd = tmp_path / "dgd.yaml"
-    dgd.write_text(SINGLE)
+    dgd.write_text(AUTOMATIC)
     proc = subprocess.run(
         [sys.executable, "-m", "renderer", "render", str(dgd)],
         capture_output=True,
@@ -198,25 +201,3 @@ def test_real_process_error(tmp_path: Path) -> None:
     assert proc.stderr.startswith(f"dynamo-render: error: {dgd}:")
     assert "component 'VllmDecodeWorker': no captured checkpoint found" in proc.stderr
     assert "Traceback" not in proc.stderr
-
-
-def test_worker_hash_that_cannot_be_part_of_a_dcd_name(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    snapshot: SnapshotAssertion,
-) -> None:
-    # The hash becomes the DCD name suffix: a label value that is no DNS segment would give
-    # an object the API server rejects, so render refuses, pointing at the snapshot label.
-    text = BASELINE.read_text().replace('"5f8d2c1a9b"', "AB_c")
-    assert "AB_c" in text
-    (tmp_path / "bad-hash.yaml").write_text(text)
-    args = [_write(tmp_path, SINGLE), "--checkpoint", "bad-hash.yaml", "--target", "dcd"]
-    code, out, err = _run(tmp_path, monkeypatch, capsys, *args)
-    assert (code, out) == (2, "")
-    assert err.startswith("dynamo-render: error: bad-hash.yaml:")
-    assert err.strip() == snapshot
-    # The Grove path puts the hash only in a label, where `AB_c` is a valid value.
-    args[-1] = "grove"
-    code, out, _ = _run(tmp_path, monkeypatch, capsys, *args)
-    assert code == 0 and "nvidia.com/dynamo-worker-hash: AB_c" in out

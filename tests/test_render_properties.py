@@ -58,7 +58,7 @@ def _text(name: str, components: dict[str, dict[str, object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(
     st.from_regex(r"[a-z][a-z0-9-]{0,30}[a-z0-9]", fullmatch=True),
     st.dictionaries(_names, _component, min_size=1, max_size=5),
@@ -72,8 +72,13 @@ def test_generated_dgds(name: str, components: dict[str, dict[str, object]], tar
     try:
         first = render(source, [], target=target)
     except InputError as exc:
-        # The only refusals possible here: names that do not fit Grove or label limits.
-        assert "Grove names too long" in exc.message or "label value" in exc.message
+        # The only refusals possible here: names that do not fit (the validating webhook's
+        # Grove name budget, Kubernetes label values) and the operator's own Grove refusals.
+        assert (
+            "combined resource name length" in exc.message
+            or "label value" in exc.message
+            or "is invalid" in exc.message
+        ), exc.message
         return
     text = dump_stream([("dgd.yaml", o) for o in first.objects])
     again = dump_stream([("dgd.yaml", o) for o in render(source, [], target=target).objects])

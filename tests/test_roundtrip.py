@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any, cast
@@ -60,6 +60,7 @@ RULE = {
     "malformed-map": "binding-malformed",
 }
 NOT_READY = ("Pending", "Creating", "Failed")
+DGD_UID = "0b7c8f52-3c1d-4f8e-9a51-2d6f1b3e4c77"  # vector 02's controller ownerReference
 HEX = "0123456789abcdef"
 
 # -- the generated case ----------------------------------------------------------------
@@ -105,10 +106,16 @@ class Case:
         return sorted(s.name for s in self.snapshots if s.phase in NOT_READY)
 
 
-def snapshot_object(snap: Snapshot) -> dict[str, Any]:
+def snapshot_object(snap: Snapshot, dgd_name: str, name: str = "") -> dict[str, Any]:
+    """Vector 02 as `snap` (named `name` when given), owned by the DGD `dgd_name` (its uid
+    is vector 02's owner uid, DGD_UID) and recording GPU memory service (the operator
+    restores a GMS component only from such a checkpoint)."""
     data: dict[str, Any] = yaml.safe_load(BASELINE.read_text())
     meta = data["metadata"]
+    snap = replace(snap, name=name or snap.name)
     meta["name"] = snap.name
+    meta["ownerReferences"][0]["name"] = dgd_name
+    data["spec"]["gpuMemoryService"] = {"enabled": True}
     meta["uid"] = snap.uid
     meta["generation"] = snap.generation
     checkpoint_id = snap.name.removeprefix("checkpoint-")
@@ -177,7 +184,13 @@ def dgd_text(case: Case) -> str:
         value = _annotation_value(case.dgd_annotation)
         lines += ["  annotations:", f"    {case.dgd_annotation}: {value}"]
     lines.append("  services:" if case.version == "v1alpha1" else "  components:")
-    for c in case.components:
+    for drawn in case.components:
+        # as the validating webhook admits them: GMS for worker-class components only,
+        # inter-pod GMS for vLLM only, and GPUs for every component that uses GMS
+        vllm = case.backend == "vllm"  # the webhook reads the declared backend
+        c = replace(drawn, gms="intra") if drawn.gms == "inter" and not vllm else drawn
+        if c.type not in WORKER_TYPES:
+            c = replace(c, gms="")
         pod_annotations = []
         if c.pod_annotation:
             pod_annotations = [f"{c.pod_annotation}: {_annotation_value(c.pod_annotation)}"]
@@ -194,6 +207,8 @@ def dgd_text(case: Case) -> str:
             if pod_annotations:
                 lines += ["      extraPodMetadata:", "        annotations:"]
                 lines += [f"          {a}" for a in pod_annotations]
+            if c.gms:
+                lines += ["      resources:", "        limits:", '          gpu: "1"']
             lines += ["      extraPodSpec:", "        mainContainer:", f"          image: {IMAGE}"]
             lines.append(f"          command: {_command(case, c)}")
         else:
@@ -213,6 +228,12 @@ def dgd_text(case: Case) -> str:
                 f"              image: {IMAGE}",
                 f"              command: {_command(case, c)}",
             ]
+            if c.gms:
+                lines += [
+                    "              resources:",
+                    "                limits:",
+                    '                  nvidia.com/gpu: "1"',
+                ]
     return "\n".join(lines) + "\n"
 
 
@@ -271,6 +292,11 @@ def cases(draw: st.DrawFn) -> Case:
                 ["labels", "labels", "ref", "", "disabled"] if worker else ["", "", "", "labels"]
             )
         )
+        gms = draw(st.sampled_from(["", "", "intra", "inter"]))
+        if gms and checkpoint == "labels":
+            # the operator's automatic checkpoint of a GMS component needs the cluster's
+            # DRA DeviceClass (createCheckpointCR): a GMS component names its checkpoint
+            checkpoint = "ref"
         policy = draw(st.sampled_from(["", "Immediate", "WaitForCheckpoint"]))
         ref = ""
         shared = [s for s in snapshots if not s.component_label]
@@ -301,7 +327,7 @@ def cases(draw: st.DrawFn) -> Case:
                 type=ctype,
                 replicas=draw(st.one_of(st.none(), st.integers(0, 3))),
                 nodes=draw(st.sampled_from([None, None, 1, 2, 3])),
-                gms=draw(st.sampled_from(["", "", "intra", "inter"])),
+                gms=gms,
                 checkpoint=checkpoint,
                 policy=policy,
                 ref=ref,
@@ -331,6 +357,7 @@ class Run:
     root: Path
     dgd: str = ""
     snapshots: str = ""
+    not_ready: list[str] = field(default_factory=list)  # names as written
 
     def write(self) -> None:
         dgd = self.root / "dgd.yaml"
@@ -339,7 +366,14 @@ class Run:
         snapshots = self.root / "snapshots"
         snapshots.mkdir()
         self.snapshots = str(snapshots)
-        objects = [snapshot_object(s) for s in self.case.snapshots]
+        names = operator_names(self.case, dgd)
+        objects = [
+            snapshot_object(s, self.case.dgd_name, names.get(s.component_label, ""))
+            for s in self.case.snapshots
+        ]
+        self.not_ready = sorted(
+            o["metadata"]["name"] for o in objects if o["status"].get("phase") in NOT_READY
+        )
         if self.case.layout == "files":
             for obj in objects:
                 (snapshots / f"{obj['metadata']['name']}.yaml").write_text(json.dumps(obj) + "\n")
@@ -407,8 +441,23 @@ class Run:
                 and "not Ready" in f["message"]
             )
 
-        assert sorted(f["name"] for f in findings if not_ready(f)) == self.case.not_ready
+        assert sorted(f["name"] for f in findings if not_ready(f)) == self.not_ready
         return code, [f for f in findings if not not_ready(f)]
+
+
+def operator_names(case: Case, dgd: Path) -> dict[str, str]:
+    """Component -> the checkpoint name the operator reads, for the snapshots found by
+    the operator's automatic lookup (their labels name the component): so the generated
+    snapshots are the ones it resolves. {} when the DGD is refused (render refuses too)."""
+    from renderer.render import checkpoint_names
+    from renderer.source import load_paths
+
+    labelled = {s.component_label for s in case.snapshots if s.component_label}
+    try:
+        names = checkpoint_names(load_paths([str(dgd)])[0], DGD_UID)
+    except (DynamoRenderError, ValueError):
+        return {}
+    return {c: n for c, n in names.items() if c in labelled}
 
 
 # -- the binding copies of a rendered file, and their corruption -----------------------
@@ -645,7 +694,9 @@ HAND_PICKED = {
             Component("Dec", "decode"),
             Component("Dec-ldr", "worker", checkpoint="labels"),
             Component("Dec-gms-0", "decode", replicas=2, checkpoint="labels"),
-            Component("X-gms-1", "prefill", nodes=2, gms="inter", checkpoint="labels"),
+            Component(
+                "X-gms-1", "prefill", nodes=2, gms="inter", checkpoint="ref", ref="checkpoint-c3"
+            ),
             Component("Frontend", "frontend"),
         ),
         (_snap("a1", "Dec-ldr"), _snap("b2", "Dec-gms-0"), _snap("c3", "X-gms-1")),
@@ -664,7 +715,8 @@ HAND_PICKED = {
                 replicas=2,
                 nodes=3,
                 gms="inter",
-                checkpoint="labels",
+                checkpoint="ref",  # GMS: see cases()
+                ref="checkpoint-d4",
                 policy="WaitForCheckpoint",
                 pod_annotation="zz.example.com/note",
             ),
@@ -675,7 +727,7 @@ HAND_PICKED = {
             _snap("d4", "Decode", phase="Pending", dgd="llama-disagg"),
             _snap("e5", "", dgd="other"),
         ),
-        backend="trtllm",
+        backend="vllm",  # inter-pod GMS: vLLM only (the validating webhook)
         dgd_annotation="example.com/owner",
         layout="list",
         snapshots_linted=True,
@@ -713,7 +765,7 @@ def test_component_named_like_a_role_through_the_command_line(
         "g",
         (
             Component("Dec", "worker", checkpoint="labels"),
-            Component("Dec-gms-0", "decode", gms="inter", checkpoint="labels"),
+            Component("Dec-gms-0", "decode", gms="inter", checkpoint="ref", ref="checkpoint-b2"),
         ),
         (_snap("a1", "Dec"), _snap("b2", "Dec-gms-0")),
     )
@@ -740,13 +792,15 @@ def test_component_named_like_a_role_through_the_command_line(
     binding = next(s.value for s in sites(rendered.decode()) if s.entry == "dec-gms-0")
     text = rendered.decode()
     gms = text.index("- name: dec-gms-0-gms-0\n")
-    labels = text.index("        labels:\n", gms)
-    stray = f"        annotations:\n          {BINDING}{binding}\n"
-    pcs.write_text(text[:labels] + stray + text[labels:])
+    # into the clique's annotations (the operator's discovery and origin-version keys)
+    head = "        annotations:\n"
+    after = text.index(head, gms) + len(head)
+    stray = f"          {BINDING}{binding}\n"
+    pcs.write_text(text[:after] + stray + text[after:])
     assert main([*lint, str(out / "grove")]) == 1
     found = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["rule"], f["line"]) for f in found] == [
-        ("binding-misplaced", text[:labels].count("\n") + 2)
+        ("binding-misplaced", text[:after].count("\n") + 1)
     ]
     assert main([*lint, str(out / "grove"), "--fix"]) == 1
     capsys.readouterr()

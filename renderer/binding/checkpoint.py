@@ -144,6 +144,19 @@ def checkpoint_from_object(obj: SourceObject) -> Checkpoint:
     )
 
 
+def is_manual(obj: SourceObject) -> bool:
+    """A manual checkpoint: neither the automatic marker nor a checkpoint-ID label (one the
+    operator did not create for a component, named by checkpointRef). It carries no binding;
+    a checkpoint with one of the two but not both is a broken automatic one."""
+    metadata = obj.data.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    annotations = metadata.get("annotations")
+    labels = metadata.get("labels")
+    return not (isinstance(annotations, dict) and AUTO_MARKER_KEY in annotations) and not (
+        isinstance(labels, dict) and CHECKPOINT_ID_LABEL in labels
+    )
+
+
 def unbindable_reason(cp: Checkpoint) -> str | None:
     """Why the operator computes no binding for `cp` (its message, first failure wins)."""
     if cp.uid == "":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -201,5 +201,13 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         max_bytes=max_bytes,
         crds=crds,
         namespace=None if namespace is None else check_namespace(namespace),
+        operator=_operator_settings(ctx),
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))
+
+
+def _operator_settings(ctx: click.Context) -> Any:
+    from renderer.config import from_context
+
+    config = from_context(ctx.find_root())
+    return config.operator if config is not None else None

@@ -29,6 +29,7 @@ from renderer.errors import UsageError
 
 if TYPE_CHECKING:
     from renderer.config import RenderJob
+    from renderer.operator.config import OperatorConfig
     from renderer.source.model import SourceObject
 
 Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
@@ -49,6 +50,7 @@ class RenderArgs:
     source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
     namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
     namespace_option: str = "-n/--namespace"  # how messages name where it came from
+    operator: OperatorConfig | None = None  # the config's `operator:` section
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class ConfiguredArgs:
     trusted_keys: tuple[str, ...] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: tuple[str, ...] = ()
+    operator: OperatorConfig | None = None  # the config's `operator:` section
 
 
 @dataclass
@@ -165,28 +168,25 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
 
     dgds, checkpoints = _load_inputs(args)
     schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
-    for dgd in dgds:
-        check_fields(dgd, schemas)  # a field the API server would refuse: before rendering
-    several = len(dgds) > 1
     documents: list[Document] = []
     warnings: list[str] = []
-    used: set[int] = set()  # ids of the snapshots some component of some DGD matched
+    used: set[int] = set()  # ids of the snapshots some component of some DGD restores from
     files: set[str] = set()
     for dgd in dgds:
-        # With several DGDs, a snapshot one of them uses is not "unused" for the others:
-        # that warning is given once, below, for the snapshots none of them uses.
-        result = render(dgd, checkpoints, target=args.target, warn_unused=not several)
+        # The DGD's fields and schema first, as the API server checks them before the
+        # validating webhook (and before the controller looks for checkpoints).
+        check_fields(dgd, schemas)
+        check_inputs([dgd], schemas)
+        result = render(dgd, checkpoints, target=args.target, config=args.operator)
         used.update(id(obj) for obj in result.checkpoints)
         files.update(result.checkpoint_files)
         warnings.extend(result.warnings)
         source = _source_name(args, dgd)
         documents.extend((source, obj) for obj in result.objects)
-    if several:
-        warnings.extend(_unused_snapshots(checkpoints, used))
+    warnings.extend(_unused_snapshots(checkpoints, used))
     _check_trust(args, checkpoints, files)
-    # After render, so its own (operator-worded) input errors come first; the schemas
-    # catch what rendering does not look at. Only the snapshot files render used count.
-    check_inputs([*dgds, *(c for c in checkpoints if c.file in files)], schemas)
+    # Only the snapshot files render used count.
+    check_inputs([c for c in checkpoints if c.file in files], schemas)
     check_outputs(documents, schemas)
     return documents, list(dict.fromkeys(warnings))
 
@@ -339,6 +339,7 @@ def execute_configured(
             source_name=job.source,
             namespace=job.namespace,
             namespace_option=f"namespace: of the entry at {job.where}",
+            operator=shared.operator,
         )
         for job in jobs
     ]
@@ -352,12 +353,11 @@ def execute_configured(
 
 
 EPILOG = """\
-Target: --target defaults to grove when the DGD has the annotation
-nvidia.com/enable-grove: "true" (the switch the operator itself reads to pick the Grove
-path), else dcd.
+Target: --target defaults to what the operator creates: the Grove PodCliqueSet, unless the
+DGD has the annotation nvidia.com/enable-grove: "false" (then the DCDs).
 
-Output order: DGDs in file then document order; for each, its DCDs in component order, or
-its one PodCliqueSet.
+Output order: DGDs in file then document order; for each, its one PodCliqueSet, or its
+DCDs sorted by name (as the operator lists them).
 
 Examples:
 
@@ -477,11 +477,22 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             )
             if value
         ]
-        shared = ConfiguredArgs(check, trusted_keys, max_bytes, crds)
+        from renderer.config import from_context
+
+        config = from_context(ctx.find_root())
+        shared = ConfiguredArgs(
+            check,
+            trusted_keys,
+            max_bytes,
+            crds,
+            operator=config.operator if config is not None else None,
+        )
         jobs = configured_jobs(ctx, given)
         ctx.exit(execute_configured(jobs, shared, sys.stdout, sys.stderr))
+    from renderer.config import from_context
     from renderer.model.namespace import check_namespace
 
+    config = from_context(ctx.find_root())
     args = RenderArgs(
         dgd_file,
         checkpoints,
@@ -492,6 +503,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
         max_bytes,
         crds,
         namespace=None if namespace is None else check_namespace(namespace),
+        operator=config.operator if config is not None else None,
     )
     code = execute(args, sys.stdout, sys.stderr)
     if code:

@@ -79,16 +79,27 @@ class Planner:
         return mark is not None and self.text.startswith("{", self.offset(mark))
 
     def sibling_styles(self, path: Path) -> tuple[str, str]:
-        """(key quote, value style) of the mapping's existing entries, to write alike."""
-        key_quote, value_style = "", ""
+        """(key quote, value style) of the mapping's existing entries, to write alike.
+
+        Taken from the first entry whose value could have been written plain (a quoted JSON
+        annotation says nothing about how the file quotes a plain value); when there is none,
+        the first entry's key quote and a plain value (quoted only where it must be).
+        """
+        from renderer.yamlout import format_scalar
+
+        def plain_ok(value: str) -> bool:  # the renderer would write it plain
+            return not format_scalar(value).startswith(("'", '"'))
+
+        first_key_quote: str | None = None
         for key, offset in self.children(path):
-            if self.text[offset] in "\"'":
-                key_quote = self.text[offset]
-            span = self.obj.value_spans.get((*path, key))
-            if span is not None and span[2] in "\"'":
-                value_style = span[2]
-            break
-        return key_quote, value_style
+            key_quote = self.text[offset] if self.text[offset] in "\"'" else ""
+            if first_key_quote is None:
+                first_key_quote = key_quote
+            value = _get(self.obj.data, (*path, key))
+            if isinstance(value, str) and plain_ok(value):
+                span = self.obj.value_spans.get((*path, key))
+                return key_quote, span[2] if span is not None and span[2] in "\"'" else ""
+        return first_key_quote or "", ""
 
     # set -----------------------------------------------------------------------------
 

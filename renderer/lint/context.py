@@ -75,6 +75,8 @@ class LintContext:
     pcss: list[PcsSites] = field(default_factory=list)
     # every present copy that would be refused, classified once (`checks.mismatches`)
     mismatches: list[Mismatch] | None = None
+    # render-drift renders with this OperatorConfig (None: the pinned defaults)
+    operator: Any = None
     _by_name: dict[tuple[str, str], Snapshot] = field(default_factory=dict)
     _parsed: dict[str, Binding | str] = field(default_factory=dict)
     _resolved: dict[int, Resolution] = field(default_factory=dict)
@@ -123,8 +125,26 @@ class LintContext:
             self._resolved[id(workload)] = cached
         return cached
 
+    def _named_by_uid(self, workload: Workload) -> str | None:
+        """The checkpoint a workload's binding copies name by UID (`v1/<uid>/...`), when one
+        snapshot of its namespace has that UID: the workload of a component waiting for a
+        checkpoint that is not Ready carries no restore-candidate annotations (the operator
+        writes none), so its binding is what names the checkpoint. Cliques only: such a DCD
+        keeps the operator's checkpointRef."""
+        if workload.clique is None:
+            return None
+        values = [c.value for c in workload.copies if c.value and c.value.count("/") == 3]
+        uids = {value.split("/")[1] for value in values}
+        found = {
+            snap.obj.name
+            for snap in self.snapshots
+            if snap.obj.namespace == workload.obj.namespace
+            and str((snap.obj.data.get("metadata") or {}).get("uid", "")) in uids
+        }
+        return found.pop() if len(found) == 1 else None
+
     def _resolve(self, workload: Workload) -> Resolution:
-        name = workload.checkpoint_name
+        name = workload.checkpoint_name or workload.checkpoint_ref or self._named_by_uid(workload)
         if not name:
             return Resolution(
                 name,
@@ -134,7 +154,8 @@ class LintContext:
                 f" {workload.checkpoint_name_path[-1]} is absent)",
             )
         namespace = workload.obj.namespace
-        snap = self._by_name.get((namespace, name))
+        # a snapshot without a namespace is read as the workload's (as the operator reads it)
+        snap = self._by_name.get((namespace, name)) or self._by_name.get(("", name))
         where = f"{namespace}/{name}" if namespace else name
         if snap is None:
             return Resolution(
@@ -144,6 +165,8 @@ class LintContext:
                 f"no captured checkpoint {where} for {workload.label}"
                 " (pass the snapshot with --checkpoint)",
             )
+        if snap.manual:
+            return Resolution(name, snap, None, None, manual=True)
         if snap.conflict is not None:
             return Resolution(
                 name,
@@ -200,17 +223,34 @@ class LintContext:
 
 
 def _dgd_checkpointed(dgd: SourceObject | None) -> frozenset[str]:
-    """Lower-cased names of the DGD's checkpoint-enabled worker components (none when the
-    DGD does not read: render-drift reports that)."""
-    if dgd is None:
-        return frozenset()
-    from renderer.model.dgd import normalise
+    """Lower-cased names of the DGD's checkpoint-enabled worker components: v1beta1
+    `spec.components[].experimental.checkpoint.enabled`, v1alpha1
+    `spec.services.<name>.checkpoint.enabled` (a DGD that does not read has none here;
+    render-drift reports it)."""
+    from renderer.workloads import is_worker_type
 
-    try:
-        graph = normalise(dgd)
-    except InputError:
+    spec = dgd.data.get("spec") if dgd is not None else None
+    if not isinstance(spec, dict):
         return frozenset()
-    return frozenset(c.lower_name for c in graph.components if c.checkpointed)
+    found: set[str] = set()
+    components = spec.get("components")
+    if isinstance(components, list):
+        for c in components:
+            if isinstance(c, dict) and is_worker_type(c.get("type")):
+                experimental = c.get("experimental")
+                if isinstance(experimental, dict) and _enabled(experimental.get("checkpoint")):
+                    found.add(str(c.get("name", "")).lower())
+    services = spec.get("services")
+    if isinstance(services, dict):
+        for name, c in services.items():
+            worker = isinstance(c, dict) and is_worker_type(c.get("componentType"))
+            if worker and _enabled(c.get("checkpoint")):
+                found.add(str(name).lower())
+    return frozenset(found)
+
+
+def _enabled(checkpoint: Any) -> bool:
+    return isinstance(checkpoint, dict) and checkpoint.get("enabled") is True
 
 
 def _of_dgd(obj: SourceObject, dgd: SourceObject | None, *, graph_label: bool) -> bool:
@@ -230,8 +270,7 @@ def _value(snap: Snapshot) -> str | None:
 def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
     """Bind every DynamoCheckpoint once; an unbindable one keeps its error for the rules."""
     from renderer.binding import bind
-    from renderer.binding.checkpoint import is_checkpoint
-    from renderer.keys import AUTO_MARKER_KEY
+    from renderer.binding.checkpoint import is_checkpoint, is_manual
 
     snapshots: list[Snapshot] = []
     seen: set[tuple[str, int, int | None]] = set()
@@ -242,7 +281,7 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
         if identity in seen:
             continue
         seen.add(identity)
-        if _manual(obj, AUTO_MARKER_KEY):
+        if is_manual(obj):
             snapshots.append(Snapshot(obj, manual=True))
             continue
         try:
@@ -250,15 +289,3 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
         except InputError as exc:
             snapshots.append(Snapshot(obj, error=exc))
     return snapshots
-
-
-def _manual(obj: SourceObject, marker_key: str) -> bool:
-    """A well-formed checkpoint without the automatic marker. Annotations that are not a
-    mapping of strings go to the binding engine, which reports them (not a manual one)."""
-    annotations = obj.metadata.get("annotations")
-    if annotations is None:
-        return True
-    if not isinstance(annotations, dict):
-        return False
-    marker = annotations.get(marker_key)
-    return marker is None or (isinstance(marker, str) and marker != "true")

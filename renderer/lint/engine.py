@@ -28,6 +28,7 @@ class LintOptions:
     rules: Sequence[str] | None = None  # None: every rule
     # rule `schema`: (apiVersion, kind) -> schema from --crd, replacing the bundled ones
     schemas: Mapping[tuple[str, str], dict[str, Any]] | None = None
+    operator: Any = None  # OperatorConfig render-drift renders with (None: pinned defaults)
 
 
 @dataclass
@@ -90,6 +91,7 @@ def build_context(
         trust_checked=trust_checked,
         dgd=options.dgd,
         schemas=options.schemas or None,
+        operator=options.operator,
     )
 
 

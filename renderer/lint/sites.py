@@ -8,7 +8,6 @@ workloads to snapshots.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,15 +23,29 @@ from renderer.keys import (
     TARGET_CONTAINERS_KEY,
 )
 from renderer.source.model import Path, SourceObject
-
-WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
+from renderer.workloads import WORKER_TYPES, clique_component, is_worker_type
+from renderer.workloads import dcd_template_annotations as _template_path
 
 METADATA_ANNOTATIONS: Path = ("metadata", "annotations")
 MAP_PATH: Path = (*METADATA_ANNOTATIONS, BINDINGS_MAP_KEY)
-# `<component>-gms-<rank>`: the GPU memory service cliques of an inter-pod GMS component.
-_GMS_CLIQUE = re.compile(r"\A(?P<component>.+)-gms-(?P<rank>0|[1-9][0-9]*)\Z")
-_MULTINODE_SUFFIXES = ("-ldr", "-wkr")
-_RANK = re.compile(r"0|[1-9][0-9]*")
+__all__ = [
+    "DCD_KIND",
+    "MAP_PATH",
+    "METADATA_ANNOTATIONS",
+    "PCS_KIND",
+    "WORKER_TYPES",
+    "Copy",
+    "MapState",
+    "PcsSites",
+    "Workload",
+    "clique_component",
+    "dcd_template_annotations",
+    "dcd_workload",
+    "iter_dcds",
+    "iter_pcss",
+    "mapping_at",
+    "pcs_sites",
+]
 
 
 @dataclass
@@ -59,6 +72,9 @@ class Workload:
     copies: list[Copy]
     misplaced: str | None = None  # why it must carry no binding at all
     clique: str | None = None
+    # the operator's own record of the checkpoint (a DCD's spec.experimental.checkpoint
+    # checkpointRef), for a workload without restore-candidate annotations
+    checkpoint_ref: str | None = None
 
 
 @dataclass
@@ -104,11 +120,8 @@ def _str_or_none(value: Any) -> str | None:
 
 
 def dcd_template_annotations(obj: SourceObject) -> Path:
-    """Pod template annotations: v1beta1 `spec.podTemplate.metadata.annotations`, v1alpha1
-    `spec.extraPodMetadata.annotations`."""
-    if obj.api_version.endswith("/v1beta1"):
-        return ("spec", "podTemplate", "metadata", "annotations")
-    return ("spec", "extraPodMetadata", "annotations")
+    """Pod template annotations of a DCD (see renderer.workloads)."""
+    return _template_path(obj.api_version)
 
 
 def _component_type(obj: SourceObject, labels: Mapping[str, Any]) -> str | None:
@@ -137,7 +150,7 @@ def _dcd_spec_enabled(obj: SourceObject) -> bool:
 
 
 def _not_worker(kind_label: str, component_type: str | None) -> str | None:
-    if component_type is None or component_type.lower() in WORKER_TYPES:
+    if component_type is None or is_worker_type(component_type):
         return None
     return (
         f"{kind_label} is of component type {component_type!r}; only worker, prefill and"
@@ -192,38 +205,13 @@ def dcd_workload(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> Wo
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
         misplaced=not_worker if has_binding else None,
+        checkpoint_ref=_checkpoint_ref(obj),
     )
 
 
-def clique_component(name: str, labels: Mapping[str, Any] | None = None) -> tuple[str, bool]:
-    """(component, is_gms) of a clique: `c`, `c-ldr`, `c-wkr`, `c-wkr-<rank>` or
-    `c-gms-<rank>`, where `c` is the lower-cased component name.
-
-    The clique's `nvidia.com/dynamo-component` label (render writes it on every clique)
-    names the component, so a component whose own name ends like a role (`Decode-gms-0`,
-    `Prefill-ldr`) is not taken for a GMS clique or for another component's leader. The
-    name alone decides only for a clique without that label (or one whose name does not
-    follow from it).
-    """
-    component = labels.get(COMPONENT_LABEL) if labels is not None else None
-    if isinstance(component, str) and component:
-        c = component.lower()
-        if name in (c, f"{c}-ldr", f"{c}-wkr") or _is_rank(name, f"{c}-wkr-"):
-            return c, False
-        if _is_rank(name, f"{c}-gms-"):
-            return c, True
-    gms = _GMS_CLIQUE.match(name)
-    if gms is not None:
-        return gms.group("component"), True
-    for suffix in _MULTINODE_SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)], False
-    return name, False
-
-
-def _is_rank(name: str, prefix: str) -> bool:
-    rank = name.removeprefix(prefix)
-    return rank != name and _RANK.fullmatch(rank) is not None
+def _checkpoint_ref(obj: SourceObject) -> str | None:
+    ref = mapping_at(obj.data, ("spec", "experimental", "checkpoint")).get("checkpointRef")
+    return ref if isinstance(ref, str) and ref else None
 
 
 def _read_map(obj: SourceObject) -> MapState:

@@ -39,6 +39,7 @@ class LintRequest:
     namespace: str | None = None  # --dgd without metadata.namespace: render it here
     # --fix writes only inside these (resolved) folders or files; empty: the working directory
     write_roots: Sequence[str] = ()
+    operator: Any = None  # OperatorConfig of the config's `operator:` section, for --dgd
 
 
 @dataclass(frozen=True)
@@ -149,4 +150,10 @@ def _options(request: LintRequest) -> LintOptions:
         from renderer.schema.fields import check_fields
 
         check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
-    return LintOptions(strict=request.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
+    return LintOptions(
+        strict=request.strict,
+        trusted_keys=keys,
+        dgd=dgd,
+        schemas=schemas,
+        operator=request.operator,
+    )

@@ -1,56 +1,112 @@
-"""Render a DGD and its captured checkpoints into the objects the operator would create.
+"""Render a DGD and its captured checkpoints into the objects the operator creates.
+
+The objects come from the operator emulation (renderer.operator, pinned): the DGD is
+admitted as the API server and the operator's webhooks admit it (CRD defaults, v1alpha1 ->
+v1beta1 conversion, defaulting, validation), then rendered as the controller renders it
+(worker hash, checkpoint resolution, the Grove PodCliqueSet and the DCDs). On top, and
+only there, render places the checkpoint binding annotations (renderer.render.place).
 
 Public surface:
 
-- `render(dgd, checkpoints, *, target=None) -> RenderResult`: `target` is "dcd",
-  "grove", or None for the default rule: "grove" when the DGD has the annotation
-  `nvidia.com/enable-grove: "true"` (the operator's own switch), else "dcd".
-- `RenderResult(objects, warnings, target, checkpoint_files)`: objects in output order
-  (DCDs in component order, or the one PodCliqueSet), plain JSON-like dicts built in the order
-  apiVersion, kind, metadata, spec.
-- `TARGETS`: the valid targets.
+- `render(dgd, checkpoints, *, target=None, namespace=None, config=None) -> RenderResult`:
+  `target` "grove" or "dcd" picks the object set; None takes the operator's workload
+  provider (the `nvidia.com/workload-provider` the defaulting webhook sets: grove unless
+  the DGD says `nvidia.com/enable-grove: "false"`). `namespace` is used when the DGD has
+  none. `config` is the operator configuration (None: the pinned defaults).
+- `RenderResult(objects, warnings, target, checkpoint_files, worker_hash)`: the
+  PodCliqueSet, or the DCDs sorted by name (as the operator lists them).
+- `TARGETS`, `EMULATED_OPERATOR`.
 
-Raises InputError / BindingError (file:line:column) on bad input; nothing partial.
-Pure: no I/O, and importing it loads neither jsonschema nor cryptography.
+Raises InputError / BindingError (file:line:column) on bad input or an operator refusal;
+nothing partial. Pure: no I/O.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from renderer import EMULATED_OPERATOR
 from renderer.errors import InputError
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
-    from renderer.model.dgd import Graph
-    from renderer.render.match import Match
+    from renderer.operator.config import OperatorConfig
 
-TARGETS = ("dcd", "grove")
+from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
+from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVIDER_GROVE
 
-__all__ = ["TARGETS", "RenderResult", "default_target", "render"]
+# the operator's workload provider -> the object set it creates
+_PROVIDER_TARGET = {WORKLOAD_PROVIDER_GROVE: TARGET_GROVE, WORKLOAD_PROVIDER_COMPONENT: TARGET_DCD}
+
+__all__ = ["EMULATED_OPERATOR", "TARGETS", "RenderResult", "checkpoint_names", "render"]
+
+JSON = dict[str, Any]
 
 
 @dataclass
 class RenderResult:
     """The rendered objects in output order, and warnings for stderr."""
 
-    objects: list[dict[str, Any]]
+    objects: list[JSON]
     warnings: list[str] = field(default_factory=list)
     target: str = ""
-    # Files of the snapshots some component matched (for --trusted-key checks).
+    # Files of the snapshots some component restores from (for --trusted-key checks).
     checkpoint_files: tuple[str, ...] = ()
-    # The snapshot objects some component matched, in component order.
+    worker_hash: str = ""
+    # The snapshot objects some component restores from, in component order.
     checkpoints: tuple[SourceObject, ...] = ()
 
 
-def default_target(dgd: SourceObject) -> str:
-    """The target `render` picks without --target: grove when the DGD opts in, else dcd."""
-    from renderer.model import normalise
+def _namespace(dgd: SourceObject, namespace: str | None) -> str:
+    own = dgd.namespace
+    if own:
+        return own
+    if namespace:
+        return namespace
+    mark = dgd.mark(("metadata",))
+    raise InputError(
+        "metadata.namespace is missing: the operator renders into the DGD's namespace; set it",
+        dgd.file,
+        mark.line,
+        mark.column,
+    )
 
-    return "grove" if normalise(dgd).grove_enabled else "dcd"
+
+def _checkpointing(config: OperatorConfig) -> OperatorConfig:
+    """The configuration with checkpointing on (a DGD that checkpoints needs it on)."""
+    from renderer.operator.config import FeatureGates
+
+    if config.checkpoint.enabled and config.gates.checkpoint:
+        return config
+    gates: FeatureGates = dataclasses.replace(config.gates, checkpoint=True)
+    checkpoint = dataclasses.replace(config.checkpoint, enabled=True)
+    return dataclasses.replace(config, gates=gates, checkpoint=checkpoint)
+
+
+def _checkpoints_anything(admitted: JSON) -> bool:
+    return any(
+        ((c.get("experimental") or {}).get("checkpoint") or {}).get("enabled")
+        for c in (admitted.get("spec") or {}).get("components") or []
+    )
+
+
+def _admit(dgd: SourceObject, namespace: str, config: OperatorConfig) -> tuple[JSON, list[str]]:
+    from renderer.operator.admission.errors import AdmissionError
+    from renderer.operator.admission.pipeline import admit_with_warnings
+    from renderer.operator.typed_json import NotReproducedError
+    from renderer.render.locate import admission_error, not_reproduced
+
+    try:
+        admitted, warnings = admit_with_warnings(dgd.data, namespace=namespace, config=config)
+    except AdmissionError as exc:
+        raise admission_error(dgd, exc) from None
+    except NotReproducedError as exc:
+        raise not_reproduced(dgd, exc) from None
+    where = dgd.where(("metadata", "name"))
+    return admitted, [f"{where}: admission warning: {w}" for w in warnings]
 
 
 def render(
@@ -58,126 +114,225 @@ def render(
     checkpoints: Sequence[SourceObject],
     *,
     target: str | None = None,
-    warn_unused: bool = True,
+    namespace: str | None = None,
+    config: OperatorConfig | None = None,
 ) -> RenderResult:
-    """Render `dgd` bound to the matching `checkpoints` (see the module docstring).
-
-    `warn_unused=False` leaves out the warning for a snapshot no component matched (the
-    caller renders several DGDs from one set of snapshots and warns once for them all).
-    """
-    from renderer.model import normalise
-    from renderer.model.pod import backend_framework, drop_reserved_annotations
-    from renderer.render.match import match_checkpoints
-    from renderer.render.names import UnsafeNameError, check_label_values
-    from renderer.render.validate import validate_input, validate_output
+    """Render `dgd` bound to the snapshots the operator resolves (see the module docstring)."""
+    from renderer.operator_settings import default_operator_config
 
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
-    validate_input(dgd)
-    graph = normalise(dgd)
-    chosen = target or ("grove" if graph.grove_enabled else "dcd")
-    matches, warnings = match_checkpoints(graph, checkpoints, warn_unused=warn_unused)
-    for component in graph.components:
-        config = component.checkpoint
-        if config is not None and config.enabled and not component.is_worker:
-            warnings.append(
-                f"{dgd.where(config.path)}: component {component.name!r}: checkpoint is enabled "
-                f"but type {component.type or '(none)'!r} is not worker, prefill or decode; the "
-                "operator ignores it"
-            )
-    for path, key in drop_reserved_annotations(graph):
-        warnings.append(
-            f"{dgd.where(path)}: annotation {key} is written only by the renderer (the binding "
-            "and restore-candidate set on a checkpointed component's engine pods, the binding "
-            "map on the PodCliqueSet); the value in the DGD is dropped"
+    ns = _namespace(dgd, namespace)
+    base = config if config is not None else default_operator_config(namespace_restricted=ns)
+    # Admission with the checkpoint gate on: a DGD that checkpoints is meant for an
+    # operator with checkpointing enabled, and the gate changes nothing for the others.
+    admitted, warnings = _admit(dgd, ns, _checkpointing(base))
+    cfg = _checkpointing(base) if _checkpoints_anything(admitted) else base
+    return _render_admitted(dgd, admitted, checkpoints, target, ns, cfg, warnings)
+
+
+def checkpoint_names(
+    dgd: SourceObject,
+    dgd_uid: str,
+    *,
+    namespace: str | None = None,
+    config: OperatorConfig | None = None,
+) -> dict[str, str]:
+    """The DynamoCheckpoint each checkpoint-enabled component restores from, by component:
+    its checkpointRef, else `checkpoint-<DGDCheckpointID>` for the DGD uid `dgd_uid` (what
+    the operator reads; the snapshot to capture and commit)."""
+    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+    from renderer.operator_settings import default_operator_config
+    from renderer.workloads import is_worker_type
+
+    ns = _namespace(dgd, namespace)
+    base = config if config is not None else default_operator_config(namespace_restricted=ns)
+    admitted, _ = _admit(dgd, ns, _checkpointing(base))
+    worker_hash = _worker_hash(admitted)
+    names: dict[str, str] = {}
+    for component in (admitted.get("spec") or {}).get("components") or []:
+        cfg = (component.get("experimental") or {}).get("checkpoint") or {}
+        if not cfg.get("enabled"):
+            continue
+        name = str(component.get("name", ""))
+        hash_for_id = worker_hash if is_worker_type(component.get("type")) else ""
+        names[name] = str(cfg.get("checkpointRef") or "") or checkpoint_name(
+            dgd_checkpoint_id(ns, dgd.name, dgd_uid, name, hash_for_id)
         )
-    backend = backend_framework(graph)
-    hashes = worker_hashes(graph, matches)
+    return names
+
+
+def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for length
+    dgd: SourceObject,
+    admitted: JSON,
+    checkpoints: Sequence[SourceObject],
+    target: str | None,
+    namespace: str,
+    cfg: OperatorConfig,
+    warnings: list[str],
+) -> RenderResult:
+    from renderer.operator.admission.errors import AdmissionError
+    from renderer.operator.render import OperatorRenderError, render_operator
+    from renderer.operator.typed_json import NotReproducedError
+    from renderer.render.locate import admission_error, not_reproduced, render_refusal
+    from renderer.render.snapshots import resolve_snapshots
+
     try:
-        if chosen == "grove":
-            from renderer.render.grove import render_pcs
+        worker_hash = _worker_hash(admitted)
+        resolution = resolve_snapshots(dgd, admitted, checkpoints, worker_hash, namespace)
+        result = render_operator(
+            admitted,
+            cfg,
+            checkpoints=resolution.operator_inputs,
+            dgd_uid=resolution.dgd_uid or None,
+        )
+    except AdmissionError as exc:
+        raise admission_error(dgd, exc) from None
+    except NotReproducedError as exc:
+        raise not_reproduced(dgd, exc) from None
+    except OperatorRenderError as exc:
+        raise render_refusal(dgd, exc.message) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # The emulation's own refusals are ValueErrors with the operator's text; anything
+        # else is an input it was not built for: fail closed, never render a guess.
+        raise render_refusal(dgd, f"{type(exc).__name__}: {exc}") from None
+    chosen = target or _PROVIDER_TARGET.get(result.provider, TARGET_GROVE)
+    objects = [_kubernetes_order(o) for o in _chosen_objects(dgd, result, chosen)]
+    if resolution.renames:
+        objects = [_renamed(obj, resolution.renames) for obj in objects]
+    bindings = {
+        name: r.binding for name, r in resolution.components.items() if r.binding is not None
+    }
+    from renderer.render.place import place_on_dcds, place_on_pcs, strip_binding_keys
 
-            objects = [render_pcs(graph, matches, hashes)]
-        else:
-            from renderer.render.dcd import render_dcds
+    for key in sorted(strip_binding_keys(objects)):
+        warnings.append(
+            f"{dgd.where(('metadata', 'name'))}: annotation {key} is written only by the"
+            " renderer (the binding on a checkpointed component's DCD and engine cliques, the"
+            " binding map on the PodCliqueSet); the value in the DGD is dropped"
+        )
+    if chosen == TARGET_GROVE:
+        place_on_pcs(objects[0], bindings)
+    else:
+        place_on_dcds(objects, bindings)
+    _check_labels(dgd, objects)
+    _check_unique_names(dgd, objects)
+    _check_restore_candidates(dgd, objects, set(resolution.components))
+    return RenderResult(
+        objects,
+        [*warnings, *resolution.warnings],
+        chosen,
+        resolution.files,
+        result.worker_hash,
+        tuple(r.snapshot.source for r in resolution.components.values() if r.snapshot),
+    )
 
-            _check_worker_hashes(matches)
-            objects = render_dcds(graph, matches, backend, hashes)
-            for component in graph.components:
-                # (a matched snapshot without the label is used as captured: no warning)
-                known = component.name in hashes or component.name in matches
-                if component.is_worker and not known:
-                    warnings.append(
-                        f"{dgd.where(component.path)}: component {component.name!r}: worker hash "
-                        f"unknown ({_why_no_hash(matches)}); its DCD is named without the "
-                        "hash suffix the operator appends"
-                    )
+
+def _worker_hash(admitted: JSON) -> str:
+    from renderer.operator.graph_dcd import DCDGenerationError
+    from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
+    from renderer.operator.render import OperatorRenderError
+
+    try:
+        return compute_dgd_workers_spec_hash(admitted)
+    except (WorkerHashError, DCDGenerationError) as err:
+        raise OperatorRenderError(f"failed to compute the worker hash: {err}") from None
+
+
+def _chosen_objects(dgd: SourceObject, result: Any, chosen: str) -> list[JSON]:
+    from renderer.render.locate import render_refusal
+
+    if chosen == TARGET_GROVE:
+        if result.pcs is None:
+            raise render_refusal(dgd, result.pcs_error or "no PodCliqueSet")
+        return [result.pcs]
+    if result.dcds_error is not None:
+        raise render_refusal(dgd, result.dcds_error)
+    return list(result.dcds)
+
+
+_TOP_ORDER = ("apiVersion", "kind", "metadata", "spec", "status")
+
+
+def _kubernetes_order(obj: JSON) -> JSON:
+    """apiVersion, kind, metadata, spec, status first, as Kubernetes writes an object."""
+    first = {k: obj[k] for k in _TOP_ORDER if k in obj}
+    return {**first, **{k: v for k, v in obj.items() if k not in first}}
+
+
+def _renamed(node: Any, renames: dict[str, str]) -> Any:
+    """`node` with the placeholder checkpoint name and ID the operator was given replaced."""
+    if isinstance(node, dict):
+        return {k: _renamed(v, renames) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed(v, renames) for v in node]
+    if isinstance(node, str):
+        for old, new in renames.items():
+            if old in node:
+                node = node.replace(old, new)
+    return node
+
+
+def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
+    """Two DCDs, or two cliques, of one name: the operator would write one over the other
+    (components whose names differ only in case), so refuse rather than render both."""
+    from renderer.render.locate import component_path
+
+    def fail(what: str, name: str, component: str) -> InputError:
+        path = component_path(dgd, component) or ("metadata", "name")
+        mark = dgd.mark(path)
+        return InputError(
+            f"component {component!r}: the operator would create two {what} named {name!r}"
+            " (component names that differ only in case, or one shaped like another's role);"
+            " rename one",
+            dgd.file,
+            mark.line,
+            mark.column,
+        )
+
+    seen: set[str] = set()
+    for obj in objects:
+        meta = obj.get("metadata") or {}
+        name = str(meta.get("name", ""))
+        component = str((meta.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
+        if name in seen:
+            raise fail(f"{obj.get('kind')}s", name, component)
+        seen.add(name)
+        seen_cliques: set[str] = set()
+        for clique in (obj.get("spec") or {}).get("template", {}).get("cliques") or []:
+            clique_name = str(clique.get("name", ""))
+            owner = str((clique.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
+            if clique_name in seen_cliques:
+                raise fail("Grove cliques", clique_name, owner)
+            seen_cliques.add(clique_name)
+
+
+def _check_restore_candidates(
+    dgd: SourceObject, objects: list[JSON], checkpointed: set[str]
+) -> None:
+    from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
+    from renderer.render.locate import component_path
+    from renderer.render.place import stray_restore_candidates
+
+    for component in stray_restore_candidates(objects, checkpointed):
+        mark = dgd.mark(component_path(dgd, component) or ("metadata", "name"))
+        raise InputError(
+            f"component {component!r} is not checkpointed, but the DGD gives its pods"
+            f" {RESTORE_CANDIDATE_KEY} or {CHECKPOINT_NAME_KEY}: the operator keeps them, so"
+            " its pods are restore candidates the pod webhook refuses without a binding;"
+            " remove them (only the operator writes them)",
+            dgd.file,
+            mark.line,
+            mark.column,
+        )
+
+
+def _check_labels(dgd: SourceObject, objects: list[JSON]) -> None:
+    from renderer.render.names import UnsafeNameError, check_label_values
+
+    try:
         for obj in objects:
             check_label_values(obj)
     except UnsafeNameError as exc:
-        component_path = next(
-            (c.path for c in graph.components if c.name == exc.component), ("metadata", "name")
-        )
-        mark = dgd.mark(component_path)
+        mark = dgd.mark(("metadata", "name"))
         raise InputError(str(exc), dgd.file, mark.line, mark.column) from None
-    for obj in objects:
-        validate_output(obj, chosen)
-    files = tuple(sorted({m.checkpoint.source.file for m in matches.values()}))
-    used = tuple(m.checkpoint.source for m in matches.values())
-    return RenderResult(objects, warnings, chosen, files, used)
-
-
-def worker_hashes(graph: Graph, matches: dict[str, Match]) -> dict[str, str]:
-    """The worker hash of each worker-class component, where it is known.
-
-    The operator computes one worker hash per DGD, over all its workers together, and puts
-    it on every worker DCD. Offline it is known only from a captured snapshot's label: a
-    checkpointed component takes its own snapshot's; the other workers take the DGD's when
-    all captured snapshots agree on it (snapshots from different worker generations leave it
-    unknown for them).
-    """
-    hashes = {
-        name: match.checkpoint.worker_hash
-        for name, match in matches.items()
-        if match.component.is_worker and match.checkpoint.worker_hash
-    }
-    shared = set(hashes.values())
-    if len(shared) == 1:
-        [common] = shared
-        for component in graph.components:
-            if component.is_worker:
-                hashes.setdefault(component.name, common)
-    return hashes
-
-
-def _why_no_hash(matches: dict[str, Match]) -> str:
-    distinct = {m.checkpoint.worker_hash for m in matches.values() if m.checkpoint.worker_hash}
-    if len(distinct) > 1:
-        return f"the captured checkpoints disagree on it: {', '.join(sorted(distinct))}"
-    return "no captured checkpoint of this DGD carries it"
-
-
-_NAME_SEGMENT = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")
-
-
-def _check_worker_hashes(matches: dict[str, Match]) -> None:
-    """A worker hash ends up in a DCD name: it must be a valid name segment (else fail closed).
-
-    The operator's hashes are lowercase hex; a snapshot label that is not (say `AB_c`) would
-    give a DCD name the API server rejects.
-    """
-    from renderer.keys import WORKER_HASH_LABEL
-
-    for match in matches.values():
-        worker_hash = match.checkpoint.worker_hash
-        if match.component.is_worker and worker_hash and not _NAME_SEGMENT.match(worker_hash):
-            obj = match.checkpoint.source
-            mark = obj.mark(("metadata", "labels", WORKER_HASH_LABEL), key=False)
-            raise InputError(
-                f"component {match.component.name!r}: checkpoint {match.checkpoint.name} has "
-                f"worker hash {worker_hash!r}, which cannot be part of a DCD name (expected "
-                "lowercase hex, as the operator writes it)",
-                obj.file,
-                mark.line,
-                mark.column,
-            )

@@ -1,34 +1,14 @@
-"""Names of rendered objects and of the files they are written to.
+"""The files rendered objects are written to, and a last check of their label values.
 
-Grove requires len(pcs) + len(scaling group) + len(clique) <= 45 for every clique; the
-operator shortens a long DGD name to fit and keeps it unique with 4 hex digits of the
-FNV-1a 32 hash of the full name. Anything still over budget fails closed.
+Object names themselves are the operator's (renderer.operator: the PodCliqueSet name
+shortened to Grove's budget, DCD names with the worker hash).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
 
-GROVE_NAME_BUDGET = 45
-MIN_PCS_NAME_LENGTH = 8  # the operator never shortens below this
-_FNV32_OFFSET = 0x811C9DC5
-_FNV32_PRIME = 0x01000193
 _FILE_NAME = re.compile(r"[a-z0-9][-a-z0-9.]*\.yaml\Z")
-
-
-def fnv1a_32(data: bytes) -> int:
-    """FNV-1a, 32 bits (Go's hash/fnv New32a)."""
-    h = _FNV32_OFFSET
-    for byte in data:
-        h = ((h ^ byte) * _FNV32_PRIME) & 0xFFFFFFFF
-    return h
-
-
-def name_suffix(name: str) -> str:
-    """The 4 hex digits the operator appends to a shortened name."""
-    return f"{fnv1a_32(name.encode('utf-8')) & 0xFFFF:04x}"
 
 
 class UnsafeNameError(ValueError):
@@ -37,49 +17,6 @@ class UnsafeNameError(ValueError):
     def __init__(self, message: str, component: str = "") -> None:
         super().__init__(message)
         self.component = component
-
-
-@dataclass(frozen=True)
-class CliqueBudget:
-    """One component's share of the Grove budget: its scaling group (or "") and cliques."""
-
-    component: str
-    scaling_group: str
-    cliques: tuple[str, ...]
-
-    @property
-    def length(self) -> int:
-        longest = max((len(c) for c in self.cliques), default=0)
-        return len(self.scaling_group) + longest
-
-
-def pcs_name(dgd_name: str, budgets: Iterable[CliqueBudget]) -> str:
-    """The PodCliqueSet name: the DGD name, shortened with a hash suffix when over budget."""
-    budget_list = list(budgets)
-    widest = max((b.length for b in budget_list), default=0)
-    pcs_budget = max(GROVE_NAME_BUDGET - widest, MIN_PCS_NAME_LENGTH)
-    name = (
-        dgd_name
-        if len(dgd_name) <= pcs_budget
-        else (dgd_name[: pcs_budget - 5] + "-" + name_suffix(dgd_name))
-    )
-    for budget in budget_list:
-        total = len(name) + budget.length
-        if total > GROVE_NAME_BUDGET:
-            raise UnsafeNameError(
-                f"component {budget.component!r}: Grove names too long even after shortening "
-                f"the PodCliqueSet name to {name!r}: {name!r} + "
-                f"{budget.scaling_group or '(no scaling group)'!r} + longest clique is {total} "
-                f"characters, Grove allows {GROVE_NAME_BUDGET}; shorten the component name",
-                budget.component,
-            )
-    return name
-
-
-def dcd_name(dgd_name: str, component_name: str, worker_hash: str) -> str:
-    """`<dgd>-<lower component>`, plus `-<worker hash>` when known (worker-class only)."""
-    base = f"{dgd_name}-{component_name.lower()}"
-    return f"{base}-{worker_hash}" if worker_hash else base
 
 
 def output_file_name(kind: str, name: str) -> str:

@@ -90,7 +90,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     target = _target(labelled)
     snapshots = [s.obj for s in ctx.snapshots if s.untrusted is None]
     try:
-        result = render(dgd, snapshots, target=target)
+        result = render(dgd, snapshots, target=target, config=ctx.operator)
     except InputError as exc:
         yield _render_refused(dgd, exc)
         return

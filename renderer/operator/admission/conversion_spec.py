@@ -1,0 +1,598 @@
+"""api/v1alpha1/shared_spec_conversion.go: one v1alpha1 service -> one v1beta1 component.
+
+Only the direction the API server takes on create is here (``ConvertFrom...``: spoke to
+hub), for a v1alpha1 object that carries no preserved hub payload (``restored`` nil,
+``PodTemplateOrigin`` false). Values are sparse (see dgd_types): an absent key is Go's zero.
+
+The v1alpha1 flat pod fields (resources, envs, envFromSecret, probes, volumeMounts,
+extraPodSpec, extraPodMetadata, frontendSidecar) become ``podTemplate`` with its ``main``
+container; what has no v1beta1 shape is recorded in ``save`` (the sparse v1alpha1 spec the
+DGD conversion writes to the ``nvidia.com/dgd-spec`` annotation).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
+from renderer.operator.admission.errors import NotReproducedError, PathTuple
+from renderer.operator.admission.goreflect import (
+    is_semantic_zero,
+    mergo_merge,
+    reflect_equal,
+)
+
+MAIN_CONTAINER_NAME = "main"
+DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
+DEFAULT_GPU_RESOURCE_NAME = "nvidia.com/gpu"
+
+_CONTAINER = struct_type(CORE + "Container")
+_POD_SPEC = struct_type(CORE + "PodSpec")
+_RESOURCES = {"kind": "ptr", "elem": struct_type(ALPHA + "Resources")}
+_REQUIREMENTS = struct_type(CORE + "ResourceRequirements")
+
+_GMS_MODE = {"intraPod": "IntraPod", "interPod": "InterPod"}
+
+
+def _set(d: dict[str, Any], key: str, value: Any) -> None:
+    """Assign a sparse field: a Go zero (None) leaves the key out."""
+    if value is None:
+        d.pop(key, None)
+    else:
+        d[key] = value
+
+
+def _clone(v: Any) -> Any:
+    return copy.deepcopy(v)
+
+
+def convert_from_dynamo_component_deployment_shared_spec(
+    src: dict[str, Any],
+    save: dict[str, Any] | None,
+    include_origin_splits: bool,
+    path: PathTuple = (),
+    *,
+    restored: dict[str, Any] | None = None,
+    pod_template_origin: bool = False,
+) -> dict[str, Any]:
+    """ConvertFromDynamoComponentDeploymentSharedSpec: the hub spec of one service.
+
+    ``save`` (the sparse v1alpha1 record) is filled in place when given; ``restored`` is
+    the component of a preserved hub spec (conversion_restore), if any.
+    """
+    dst: dict[str, Any] = {}
+    if "providerOverride" in src:
+        dst["providerOverride"] = convert_from_provider_override(src["providerOverride"])
+    _set(dst, "type", shared_component_type_to_hub(src) or None)
+    _set(dst, "name", src.get("serviceName"))
+    _set(dst, "runtimeVersionOverride", src.get("runtimeVersionOverride"))
+    _set(dst, "globalDynamoNamespace", src.get("globalDynamoNamespace"))
+    _set(dst, "replicas", src.get("replicas"))
+    _set(dst, "minAvailable", src.get("minAvailable"))
+    if "multinode" in src:
+        dst["multinode"] = convert_from_multinode_spec(src["multinode"])
+    if "modelRef" in src:
+        ref = src["modelRef"]
+        dst["modelRef"] = {k: ref[k] for k in ("name", "revision") if k in ref}
+    if "topologyConstraint" in src:
+        tc = src["topologyConstraint"]
+        dst["topologyConstraint"] = {k: tc[k] for k in ("packDomain",) if k in tc}
+    if "eppConfig" in src:
+        epp = src["eppConfig"]
+        dst["eppConfig"] = {k: _clone(epp[k]) for k in ("configMapRef", "config") if k in epp}
+    shm = src.get("sharedMemory")
+    if shm is not None and (shm.get("disabled") or not _quantity_is_zero(shm.get("size"))):
+        dst["sharedMemorySize"] = "0" if shm.get("disabled") else shm["size"]
+    for vm in src.get("volumeMounts") or []:
+        if vm.get("useAsCompilationCache"):
+            cache: dict[str, Any] = {}
+            _set(cache, "pvcName", vm.get("name"))
+            _set(cache, "mountPath", vm.get("mountPoint"))
+            dst["compilationCache"] = cache
+            break
+    adapter = src.get("scalingAdapter")
+    if adapter is not None and adapter.get("enabled"):
+        dst["scalingAdapter"] = {}
+    _convert_experimental_to_hub(src, dst)
+    try:
+        _build_pod_template_to_hub(src, dst, path, pod_template_origin)
+        if restored is not None:
+            from renderer.operator.admission.conversion_restore import (
+                restore_shared_hub_only_fields,
+            )
+
+            restore_shared_hub_only_fields(dst, restored, src)
+        if save is not None:
+            save_shared_alpha_only_spec(src, save, include_origin_splits)
+    except NotReproducedError as err:
+        if err.path:
+            raise
+        # A flat resources quantity (the only pathless refusal) names its service field.
+        raise NotReproducedError(err.message, (*path, "resources")) from err
+    return dst
+
+
+def _quantity_is_zero(q: str | None) -> bool:
+    # Sparse quantities are canonical text, and Go's canonical zero is "0".
+    return q is None or q == "0"
+
+
+def convert_from_provider_override(src: dict[str, Any]) -> dict[str, Any]:
+    """ConvertFromProviderOverride: the three fields, the value uninterpreted."""
+    return {k: _clone(src[k]) for k in ("apiVersion", "target", "value") if k in src}
+
+
+def convert_from_multinode_spec(src: dict[str, Any]) -> dict[str, Any]:
+    """ConvertFromMultinodeSpec: node count and each role's provider override."""
+    dst: dict[str, Any] = {}
+    _set(dst, "nodeCount", src.get("nodeCount"))
+    for role in ("leader", "worker"):
+        if role in src:
+            out: dict[str, Any] = {}
+            if "providerOverride" in src[role]:
+                out["providerOverride"] = convert_from_provider_override(
+                    src[role]["providerOverride"]
+                )
+            dst[role] = out
+    return dst
+
+
+def shared_component_type_to_hub(src: dict[str, Any]) -> str:
+    """sharedComponentTypeToHub: worker + prefill/decode becomes the prefill/decode type."""
+    if _sub_component_type_promotes(src):
+        return str(src["subComponentType"])
+    return str(src.get("componentType", ""))
+
+
+def _sub_component_type_promotes(src: dict[str, Any]) -> bool:
+    return src.get("componentType") == "worker" and src.get("subComponentType") in (
+        "prefill",
+        "decode",
+    )
+
+
+def _sub_component_type_needs_save(src: dict[str, Any]) -> bool:
+    return bool(src.get("subComponentType")) and not _sub_component_type_promotes(src)
+
+
+def _convert_experimental_to_hub(src: dict[str, Any], dst: dict[str, Any]) -> None:
+    exp: dict[str, Any] = {}
+    touched = False
+    gms = src.get("gpuMemoryService")
+    if gms is not None and gms.get("enabled"):
+        touched = True
+        out: dict[str, Any] = {}
+        _set(out, "mode", _GMS_MODE.get(gms.get("mode", ""), gms.get("mode")))
+        _set(out, "deviceClassName", gms.get("deviceClassName"))
+        _set(out, "extraClientContainers", _clone(gms.get("extraClientContainers")))
+        pods = gms.get("extraClientPods")
+        if pods:
+            out["extraClientPods"] = [
+                {k: _clone(p[k]) for k in ("name", "podTemplate") if k in p} for p in pods
+            ]
+        exp["gpuMemoryService"] = out
+    failover = src.get("failover")
+    if failover is not None and failover.get("enabled"):
+        touched = True
+        out = {}
+        _set(out, "mode", _GMS_MODE.get(failover.get("mode", ""), failover.get("mode")))
+        _set(out, "numShadows", failover.get("numShadows"))
+        exp["failover"] = out
+    ckpt = src.get("checkpoint")
+    if ckpt is not None:
+        touched = True
+        exp["checkpoint"] = _convert_from_service_checkpoint_config(ckpt)
+    if touched:
+        dst["experimental"] = exp
+
+
+def _convert_from_service_checkpoint_config(src: dict[str, Any]) -> dict[str, Any]:
+    # The v1alpha1 and v1beta1 mode/policy strings are equal at the pin.
+    dst: dict[str, Any] = {}
+    for key in (
+        "enabled",
+        "mode",
+        "startupPolicy",
+        "deletionPolicy",
+        "targetContainerName",
+        "checkpointRef",
+    ):
+        _set(dst, key, src.get(key))
+    if "identity" in src:
+        dst["identity"] = _clone(src["identity"])  # the same eight fields in both versions
+    if "job" in src:
+        job: dict[str, Any] = {}
+        _set(job, "gmsClientContainers", _clone(src["job"].get("gmsClientContainers")))
+        _set(job, "podTemplate", _clone(src["job"].get("podTemplate")))
+        dst["job"] = job
+    return dst
+
+
+# ---------------------------------------------------------------------------
+# podTemplate
+# ---------------------------------------------------------------------------
+
+
+def _build_pod_template_to_hub(
+    src: dict[str, Any], dst: dict[str, Any], path: PathTuple, pod_template_origin: bool
+) -> None:
+    pod = build_shared_pod_template_from_alpha(src, path, pod_template_origin)
+    if pod is None:
+        return
+    if "frontendSidecar" in src:
+        dst["frontendSidecar"] = DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME
+    dst["podTemplate"] = pod
+
+
+def _has_pod_template_content(src: dict[str, Any], pod_template_origin: bool) -> bool:
+    return (
+        pod_template_origin
+        or "resources" in src
+        or bool(src.get("envs"))
+        or "envFromSecret" in src
+        or any(not vm.get("useAsCompilationCache") for vm in src.get("volumeMounts") or [])
+        or "livenessProbe" in src
+        or "readinessProbe" in src
+        or not extra_pod_spec_is_zero(src.get("extraPodSpec"))
+        or "extraPodMetadata" in src
+        or "frontendSidecar" in src
+    )
+
+
+def _pod_spec_part(eps: dict[str, Any] | None) -> dict[str, Any] | None:
+    """ExtraPodSpec's embedded *PodSpec (None when nil): every key but mainContainer."""
+    if eps is None:
+        return None
+    spec = {k: v for k, v in eps.items() if k != "mainContainer"}
+    return spec or None
+
+
+def build_shared_pod_template_from_alpha(
+    src: dict[str, Any], path: PathTuple = (), pod_template_origin: bool = False
+) -> dict[str, Any] | None:
+    """buildSharedPodTemplateFromAlpha(src, podTemplateOrigin, false): the podTemplate."""
+    if not _has_pod_template_content(src, pod_template_origin):
+        return None
+    pod: dict[str, Any] = {}
+    meta = src.get("extraPodMetadata")
+    if meta is not None:
+        md: dict[str, Any] = {}
+        if meta.get("annotations"):
+            md["annotations"] = dict(meta["annotations"])
+        if meta.get("labels"):
+            md["labels"] = dict(meta["labels"])
+        if md:
+            pod["metadata"] = md
+    spec = _clone(_pod_spec_part(src.get("extraPodSpec"))) or {}
+    main = build_main_container_from_dedicated(src)
+    main = _merge_extra_pod_spec_main_container(src, main, path)
+    main["name"] = MAIN_CONTAINER_NAME
+    containers = [main]
+    containers += [c for c in spec.get("containers") or [] if c.get("name") != "main"]
+    spec["containers"] = containers
+    pod["spec"] = spec
+    sidecar = src.get("frontendSidecar")
+    if sidecar is not None:
+        _append_frontend_sidecar(spec, sidecar)
+    return pod
+
+
+def build_main_container_from_dedicated(src: dict[str, Any]) -> dict[str, Any]:
+    """buildMainContainerFromDedicated: the flat v1alpha1 fields as container ``main``."""
+    ctr: dict[str, Any] = {"name": MAIN_CONTAINER_NAME}
+    if "resources" in src:
+        _set(ctr, "resources", resources_to_native(src["resources"]) or None)
+    if src.get("envs"):
+        ctr["env"] = _clone(src["envs"])
+    if src.get("envFromSecret"):
+        ctr["envFrom"] = [{"secretRef": {"name": src["envFromSecret"]}}]
+    for probe in ("livenessProbe", "readinessProbe"):
+        if probe in src:
+            ctr[probe] = _clone(src[probe])
+    mounts = []
+    for vm in src.get("volumeMounts") or []:
+        mount: dict[str, Any] = {}
+        _set(mount, "name", vm.get("name"))
+        _set(mount, "mountPath", vm.get("mountPoint"))
+        mounts.append(mount)
+    if mounts:
+        ctr["volumeMounts"] = mounts
+    return ctr
+
+
+def _merge_extra_pod_spec_main_container(
+    src: dict[str, Any], base: dict[str, Any], path: PathTuple
+) -> dict[str, Any]:
+    eps = src.get("extraPodSpec")
+    if eps is None or "mainContainer" not in eps:
+        return base
+    main = _clone(eps["mainContainer"])
+    base_envs = base.get("env")
+    dedicated_mounts = _clone(base.get("volumeMounts") or [])
+    main["name"] = MAIN_CONTAINER_NAME
+    merged: dict[str, Any] = mergo_merge(
+        base, main, _CONTAINER, (*path, "extraPodSpec", "mainContainer")
+    )
+    _set(merged, "env", merge_envs(base_envs, main.get("env")))
+    # The v1alpha1 renderer put extraPodSpec.mainContainer's mounts first, then the
+    # service-level ones; mergo would have replaced the list.
+    mounts = _clone(main.get("volumeMounts")) if main.get("volumeMounts") is not None else None
+    if dedicated_mounts:
+        mounts = (mounts or []) + dedicated_mounts
+    _set(merged, "volumeMounts", mounts)
+    if "startupProbe" in main:
+        merged["startupProbe"] = main["startupProbe"]
+    return merged
+
+
+def merge_envs(common: list[Any] | None, specific: list[Any] | None) -> list[Any] | None:
+    """mergeEnvs: ``common`` then ``specific``, one entry per name, ``specific`` winning."""
+    out: list[Any] = []
+    seen: dict[str, int] = {}
+    for env in common or []:
+        # common keeps its own duplicates; the last one is the one specific replaces
+        seen[env.get("name", "")] = len(out)
+        out.append(env)
+    for env in specific or []:
+        name = env.get("name", "")
+        if name in seen:
+            out[seen[name]] = env
+            continue
+        seen[name] = len(out)
+        out.append(env)
+    return out or None
+
+
+def _append_frontend_sidecar(spec: dict[str, Any], fs: dict[str, Any]) -> None:
+    if any(c.get("name") == DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME for c in spec["containers"]):
+        return
+    ctr: dict[str, Any] = {"name": DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME}
+    _set(ctr, "image", fs.get("image"))
+    _set(ctr, "args", _clone(fs.get("args")))
+    _set(ctr, "env", _clone(fs.get("envs")))
+    if fs.get("envFromSecret"):
+        ctr["envFrom"] = [{"secretRef": {"name": fs["envFromSecret"]}}]
+    spec["containers"].append(ctr)
+
+
+# ---------------------------------------------------------------------------
+# resources
+# ---------------------------------------------------------------------------
+
+
+def resources_to_native(r: dict[str, Any]) -> dict[str, Any]:
+    """resourcesToNative: v1alpha1 Resources -> corev1.ResourceRequirements (sparse)."""
+    out: dict[str, Any] = {}
+    if "claims" in r:
+        out["claims"] = _clone(r["claims"])
+    for key in ("requests", "limits"):
+        if key in r:
+            _set(out, key, item_to_resource_list(r[key]))
+    return out
+
+
+def _parse_quantity(text: str) -> str | None:
+    """resource.ParseQuantity(text).String(), or None where Go fails to parse."""
+    from renderer.binding.quantity import QuantityError, marshal_quantity_text
+
+    if not text or text != text.strip():
+        return None
+    try:
+        return marshal_quantity_text(text, number=False)
+    except QuantityError as err:
+        if "cannot be encoded exactly" in str(err):
+            raise NotReproducedError(str(err)) from err
+        return None
+
+
+def item_to_resource_list(item: dict[str, Any] | None) -> dict[str, str] | None:
+    """itemToResourceList: named fields and custom entries that parse as quantities."""
+    if item is None:
+        return None
+    out: dict[str, str] = {}
+    for key, name in (("cpu", "cpu"), ("memory", "memory")):
+        if item.get(key):
+            q = _parse_quantity(item[key])
+            if q is not None:
+                out[name] = q
+    if item.get("gpu"):
+        q = _parse_quantity(item["gpu"])
+        if q is not None:
+            out[item.get("gpuType") or DEFAULT_GPU_RESOURCE_NAME] = q
+    # Custom entries come last and overwrite a named one of the same key (the keys of one
+    # map are distinct, so Go's random map order does not change the result).
+    for key, value in (item.get("custom") or {}).items():
+        q = _parse_quantity(value)
+        if q is not None:
+            out[key] = q
+    return out or None
+
+
+def resources_from_native(r: dict[str, Any] | None) -> dict[str, Any] | None:
+    """resourcesFromNative: corev1.ResourceRequirements -> v1alpha1 Resources (or nil)."""
+    r = r or {}
+    out: dict[str, Any] = {}
+    for key in ("requests", "limits"):
+        item = _resource_item_from_list(r.get(key))
+        if item is not None:
+            out[key] = item
+    if r.get("claims") is not None:
+        out["claims"] = _clone(r["claims"])
+    if "requests" not in out and "limits" not in out and not out.get("claims"):
+        return None
+    return out
+
+
+def _resource_item_from_list(rl: dict[str, str] | None) -> dict[str, Any] | None:
+    if not rl:
+        return None
+    out: dict[str, Any] = {}
+    for name, value in rl.items():
+        if name == "cpu":
+            out["cpu"] = value
+        elif name == "memory":
+            out["memory"] = value
+        elif name == DEFAULT_GPU_RESOURCE_NAME:
+            out["gpu"] = value
+        else:
+            out.setdefault("custom", {})[name] = value
+    return out
+
+
+def resources_need_preservation(r: dict[str, Any] | None) -> bool:
+    """resourcesNeedPreservation: the flat resources do not survive native and back."""
+    if r is None:
+        return False
+    back = resources_from_native(resources_to_native(r))
+    return not reflect_equal(r, back, _RESOURCES)
+
+
+# ---------------------------------------------------------------------------
+# what only v1alpha1 can hold: the sparse save
+# ---------------------------------------------------------------------------
+
+
+def _container_is_empty(c: dict[str, Any] | None) -> bool:
+    if c is None:
+        return True
+    rest = {k: v for k, v in c.items() if k != "name"}
+    return is_semantic_zero(rest, _CONTAINER)
+
+
+def extra_pod_spec_is_zero(eps: dict[str, Any] | None) -> bool:
+    """extraPodSpecIsZero: no pod-spec field and an empty main container."""
+    if eps is None:
+        return True
+    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and _container_is_empty(
+        eps.get("mainContainer")
+    )
+
+
+def _extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
+    if eps is None:
+        return False
+    if extra_pod_spec_is_zero(eps):
+        return True
+    main = eps.get("mainContainer")
+    return (
+        main is not None
+        and bool(main.get("name"))
+        and is_semantic_zero(_pod_spec_part(eps), _POD_SPEC)
+        and _container_is_empty(main)
+    )
+
+
+def _frontend_sidecar_conflict(src: dict[str, Any]) -> bool:
+    if "frontendSidecar" not in src:
+        return False
+    part = _pod_spec_part(src.get("extraPodSpec")) or {}
+    return any(
+        c.get("name") == DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME
+        for c in part.get("containers") or []
+    )
+
+
+def _shared_memory_needs_preservation(shm: dict[str, Any] | None) -> bool:
+    if shm is None:
+        return False
+    if shm.get("disabled"):
+        return not _quantity_is_zero(shm.get("size"))
+    return _quantity_is_zero(shm.get("size"))
+
+
+def _volume_mounts_round_trip(mounts: list[dict[str, Any]]) -> bool:
+    return sum(1 for m in mounts if m.get("useAsCompilationCache")) <= 1
+
+
+def save_shared_alpha_only_spec(
+    src: dict[str, Any], save: dict[str, Any], include_origin_splits: bool
+) -> None:
+    """saveSharedAlphaOnlySpec: record in ``save`` what the hub spec cannot carry."""
+    has_save = False
+
+    def keep(key: str, value: Any) -> None:
+        nonlocal has_save
+        save[key] = _clone(value)
+        has_save = True
+
+    if _sub_component_type_needs_save(src):
+        keep("subComponentType", src["subComponentType"])
+    for key in ("dynamoNamespace", "autoscaling", "ingress"):
+        if key in src:
+            keep(key, src[key])
+    for key in ("annotations", "labels"):
+        if src.get(key):
+            keep(key, src[key])
+    if "envFromSecret" in src:
+        keep("envFromSecret", src["envFromSecret"])
+    if resources_need_preservation(src.get("resources")):
+        keep("resources", src["resources"])
+    mounts = src.get("volumeMounts") or []
+    if mounts and not _volume_mounts_round_trip(mounts):
+        keep("volumeMounts", src["volumeMounts"])
+    if _shared_memory_needs_preservation(src.get("sharedMemory")):
+        keep("sharedMemory", src["sharedMemory"])
+    meta = src.get("extraPodMetadata")
+    if meta is not None and not meta.get("annotations") and not meta.get("labels"):
+        keep("extraPodMetadata", meta)
+    if _extra_pod_spec_needs_preservation(src.get("extraPodSpec")) or _frontend_sidecar_conflict(
+        src
+    ):
+        keep("extraPodSpec", src.get("extraPodSpec"))
+    adapter = src.get("scalingAdapter")
+    if adapter is not None and not adapter.get("enabled"):
+        keep("scalingAdapter", adapter)
+    if "frontendSidecar" in src:
+        keep("frontendSidecar", src["frontendSidecar"])
+    for key in ("gpuMemoryService", "failover"):
+        feature = src.get(key)
+        if feature is not None and not feature.get("enabled"):
+            keep(key, feature)
+    if include_origin_splits or has_save or _main_container_field_origins_need_save(src):
+        _save_shared_main_container_origins(src, save)
+
+
+def _main_container_field_origins_need_save(src: dict[str, Any]) -> bool:
+    main = (src.get("extraPodSpec") or {}).get("mainContainer")
+    if main is None:
+        return False
+    return (
+        bool(main.get("name"))
+        or bool(main.get("env"))
+        or not is_semantic_zero(main.get("resources"), _REQUIREMENTS)
+        or bool(main.get("volumeMounts"))
+        or "livenessProbe" in main
+        or "readinessProbe" in main
+    )
+
+
+def _ensure_main(save: dict[str, Any]) -> dict[str, Any]:
+    eps = save.setdefault("extraPodSpec", {})
+    main: dict[str, Any] = eps.setdefault("mainContainer", {})
+    return main
+
+
+def _save_shared_main_container_origins(src: dict[str, Any], save: dict[str, Any]) -> None:
+    main = (src.get("extraPodSpec") or {}).get("mainContainer")
+    if main is None:
+        return
+    if main.get("name"):
+        _ensure_main(save)["name"] = main["name"]
+    if src.get("envs") or main.get("env"):
+        _set(save, "envs", _clone(src.get("envs")))
+        _set(_ensure_main(save), "env", _clone(main.get("env")))
+    if "envFromSecret" in src or main.get("envFrom"):
+        if "envFromSecret" in src:
+            save["envFromSecret"] = src["envFromSecret"]
+        _set(_ensure_main(save), "envFrom", _clone(main.get("envFrom")) or None)
+    if "resources" in src or not is_semantic_zero(main.get("resources"), _REQUIREMENTS):
+        _set(save, "resources", _clone(src.get("resources")))
+        _set(_ensure_main(save), "resources", _clone(main.get("resources")))
+    if src.get("volumeMounts") or main.get("volumeMounts"):
+        _set(save, "volumeMounts", _clone(src.get("volumeMounts")))
+        _set(_ensure_main(save), "volumeMounts", _clone(main.get("volumeMounts")) or None)
+    for probe in ("livenessProbe", "readinessProbe"):
+        if probe in src or probe in main:
+            _set(save, probe, _clone(src.get(probe)))
+            _set(_ensure_main(save), probe, _clone(main.get(probe)))

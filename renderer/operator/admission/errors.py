@@ -1,0 +1,56 @@
+"""The one exception the admission stages raise: the operator's refusal text and its field.
+
+``message`` is exactly what the operator returns (what the reference oracle prints after
+``refused: ``), for example ``admission webhook denied the request: DynamoGraphDeployment.nvidia.com
+"x" is invalid: spec.components[2].experimental.checkpoint: Forbidden: ...``.
+
+``path`` locates the first field the message names as JSON keys and list indexes into the
+*input* document where that is possible (a v1alpha1 input gets ``spec.services.<name>...``
+rather than the v1beta1 ``spec.components[i]...``), so a caller can print file:line:column.
+``causes`` lists every field error of the message with its own path, in the operator's order.
+"""
+
+from __future__ import annotations
+
+PathTuple = tuple[str | int, ...]
+
+
+class AdmissionError(Exception):
+    """The operator refused the DGD (validating webhook, conversion or controller preflight)."""
+
+    def __init__(
+        self,
+        message: str,
+        path: PathTuple = (),
+        causes: tuple[tuple[str, PathTuple], ...] = (),
+        warnings: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        #: (one field error's text, its path) for every error the message aggregates.
+        self.causes = causes
+        #: Admission warnings the webhook returned together with the refusal.
+        self.warnings = warnings
+
+    def __repr__(self) -> str:
+        return f"AdmissionError({self.message!r}, path={self.path!r})"
+
+
+class NotReproducedError(AdmissionError):
+    """A rule the operator applies here that this emulation does not reproduce.
+
+    Raised instead of guessing, so a DGD is never admitted (or refused) differently from the
+    operator without saying so; ``message`` is prefixed with the dotted ``path`` it names.
+    """
+
+    def __init__(self, message: str, path: PathTuple = ()) -> None:
+        where = _dotted(path)
+        super().__init__(f"{where}: {message}" if where else message, path)
+
+
+def _dotted(path: PathTuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out

@@ -1,0 +1,284 @@
+"""The v1alpha1 compatibility checks (dynamographdeployment_v1alpha1.go, shared_v1alpha1.go).
+
+The operator validates a v1beta1 DGD twice: as v1beta1, then as the v1alpha1 view
+``ConvertFrom`` rebuilds from it. The second pass runs when the view carries a field only
+v1alpha1 has (``hasV1Alpha1CompatibilityFields``) or when the request came as v1alpha1 (then
+the image rule is checked at v1alpha1 paths, ``spec.services[Name]...``).
+
+The view: for a v1alpha1 request it is the request itself (as the API server defaulted it:
+conversion round-trips every field these rules read); for a v1beta1 request it is built from
+the fields ConvertFrom maps back (``alpha_view_from_hub``), plus the v1alpha1-only fields a
+``nvidia.com/dgd-spec`` preservation annotation carries.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from renderer.operator.admission import validation_helpers as h
+from renderer.operator.admission.errors import NotReproducedError
+from renderer.operator.admission.fielderrors import (
+    FieldError,
+    Path,
+    forbidden,
+    go_quote,
+    invalid,
+    new_path,
+    required,
+)
+from renderer.operator.admission.validation_shared import (
+    SOURCE_V1ALPHA1,
+    SharedValidation,
+    image_rule,
+)
+
+ANNOTATION_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
+ANNOTATION_DGD_SPEC = "nvidia.com/dgd-spec"
+ANNOTATION_DGD_STATUS = "nvidia.com/dgd-status"
+FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
+GLOBAL_DYNAMO_NAMESPACE = "dynamo"
+
+# Fields v1alpha1 keeps only through the preservation annotation.
+_ALPHA_ONLY_SERVICE_FIELDS = (
+    "annotations",
+    "dynamoNamespace",
+    "autoscaling",
+    "ingress",
+    "volumeMounts",
+    "frontendSidecar",
+)
+
+
+def invalid_vllm_backend(annotations: dict[str, Any] | None) -> str | None:
+    """invalidVLLMDistributedExecutorBackendAnnotation: the bad value, or None."""
+    if not annotations or ANNOTATION_VLLM_BACKEND not in annotations:
+        return None
+    value = str(annotations[ANNOTATION_VLLM_BACKEND])
+    return None if value.lower() in ("mp", "ray") else value
+
+
+def _alpha_gms_mode(mode: str) -> str:
+    return {"IntraPod": "intraPod", "InterPod": "interPod"}.get(mode, mode)
+
+
+def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
+    """The parts of ``ConvertFrom(dgd)`` the v1alpha1 rules read, for a v1beta1 request."""
+    services: dict[str, Any] = {}
+    for component in (dgd.get("spec") or {}).get("components") or []:
+        service: dict[str, Any] = {}
+        if component.get("sharedMemorySize") is not None:
+            service["sharedMemory"] = {"size": component["sharedMemorySize"]}
+        cache = component.get("compilationCache")
+        if cache is not None:
+            service["volumeMounts"] = [
+                {
+                    "name": cache.get("pvcName") or "",
+                    "mountPoint": cache.get("mountPath") or "",
+                    "useAsCompilationCache": True,
+                }
+            ]
+        if component.get("eppConfig") is not None:
+            service["eppConfig"] = component["eppConfig"]
+        exp = component.get("experimental") or {}
+        if exp.get("gpuMemoryService") is not None:
+            gms = exp["gpuMemoryService"]
+            service["gpuMemoryService"] = {
+                "enabled": True,
+                "mode": _alpha_gms_mode(gms.get("mode") or ""),
+            }
+        if exp.get("failover") is not None:
+            failover = exp["failover"]
+            service["failover"] = {
+                "enabled": True,
+                "mode": _alpha_gms_mode(failover.get("mode") or ""),
+                "numShadows": failover.get("numShadows") or 0,
+            }
+        others = [c for c in h.containers(component) if c.get("name") != h.MAIN_CONTAINER_NAME]
+        if others:
+            service["extraPodSpec"] = {"containers": others}
+        if component.get("globalDynamoNamespace"):
+            service["globalDynamoNamespace"] = True
+        services[str(component.get("name") or "")] = service
+    view: dict[str, Any] = {"spec": {"services": services}}
+    _restore_preserved(dgd, view)
+    return view
+
+
+def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
+    """Fill the v1alpha1-only fields a ``nvidia.com/dgd-spec`` annotation preserves.
+
+    Like restorePreservedSpec, a payload that does not decode is ignored (nothing restored);
+    one without a ``spec`` key is the legacy form, the spec itself.
+    """
+    annotations = (dgd.get("metadata") or {}).get("annotations") or {}
+    raw = annotations.get(ANNOTATION_DGD_SPEC)
+    if not raw:
+        return
+    try:
+        saved = json.loads(raw)
+    except (TypeError, ValueError):
+        return
+    if not isinstance(saved, dict):
+        return
+    spec = saved.get("spec") if "spec" in saved else saved
+    if not isinstance(spec, dict):
+        return
+    if spec.get("pvcs"):
+        view["spec"]["pvcs"] = spec["pvcs"]
+    for name, preserved in (spec.get("services") or {}).items():
+        service = view["spec"]["services"].get(name)
+        if service is None or not isinstance(preserved, dict):
+            continue
+        for key in _ALPHA_ONLY_SERVICE_FIELDS:
+            if preserved.get(key) is not None and key not in service:
+                service[key] = preserved[key]
+
+
+def check_status_annotation(dgd: dict[str, Any]) -> None:
+    """ConvertFrom (run on every request) fails on a ``nvidia.com/dgd-status`` payload that
+    does not decode; that failure is not reproduced."""
+    annotations = (dgd.get("metadata") or {}).get("annotations") or {}
+    raw = annotations.get(ANNOTATION_DGD_STATUS)
+    if not raw:
+        return
+    try:
+        decoded = json.loads(raw)
+    except (TypeError, ValueError):
+        decoded = None
+    if not isinstance(decoded, dict):
+        raise NotReproducedError(
+            "a status preservation annotation that does not decode (the operator fails with "
+            "Go's decode error)",
+            ("metadata", "annotations", ANNOTATION_DGD_STATUS),
+        )
+
+
+def has_compatibility_fields(alpha: dict[str, Any]) -> bool:
+    """hasV1Alpha1CompatibilityFields."""
+    spec = alpha.get("spec") or {}
+    if spec.get("pvcs"):
+        return True
+    for service in (spec.get("services") or {}).values():
+        if service is None:
+            return True
+        gms = service.get("gpuMemoryService")
+        if (
+            service.get("ingress") is not None
+            or service.get("annotations")
+            or service.get("dynamoNamespace") is not None
+            or service.get("autoscaling") is not None
+            or service.get("volumeMounts")
+            or service.get("sharedMemory") is not None
+            or service.get("eppConfig") is not None
+            or service.get("frontendSidecar") is not None
+            or service.get("failover") is not None
+            or (gms is not None and not gms.get("enabled"))
+        ):
+            return True
+    return False
+
+
+def compute_dynamo_namespace(global_ns: bool, namespace: str, dgd_name: str) -> str:
+    """v1alpha1.ComputeDynamoNamespace."""
+    if global_ns:
+        return GLOBAL_DYNAMO_NAMESPACE
+    return f"{namespace}-{dgd_name.replace('.', '-')}"
+
+
+def validate_dgd_v1alpha1(
+    v: SharedValidation, alpha: dict[str, Any], name: str, namespace: str
+) -> list[FieldError]:
+    """validateDynamoGraphDeploymentV1alpha1."""
+    if not has_compatibility_fields(alpha) and v.runtime_version_source != SOURCE_V1ALPHA1:
+        return []
+    spec = alpha.get("spec") or {}
+    path = new_path("spec")
+    errs: list[FieldError] = []
+    for i, pvc in enumerate(spec.get("pvcs") or []):
+        if not (pvc or {}).get("name"):
+            errs.append(required(path.child("pvcs").index(i).child("name"), "is required"))
+    services = spec.get("services") or {}
+    for service_name in sorted(services):
+        service = services[service_name]
+        if service is None:
+            raise NotReproducedError(
+                "a null service (the operator dereferences it)", ("spec", "services", service_name)
+            )
+        service_path = path.child("services").key(service_name)
+        dynamo_ns = compute_dynamo_namespace(
+            bool(service.get("globalDynamoNamespace")), namespace, name
+        )
+        errs += _validate_service(v, service, service_path, dynamo_ns)
+    return errs
+
+
+def _validate_service(
+    v: SharedValidation, spec: dict[str, Any], path: Path, dynamo_namespace: str
+) -> list[FieldError]:
+    """validateDynamoComponentDeploymentSharedSpecV1alpha1."""
+    errs: list[FieldError] = []
+    bad = invalid_vllm_backend(spec.get("annotations"))
+    if bad is not None:
+        errs.append(
+            invalid(
+                path.child("annotations").key(ANNOTATION_VLLM_BACKEND), bad, 'must be "mp" or "ray"'
+            )
+        )
+    if spec.get("dynamoNamespace"):
+        v.warn(
+            f"{path}.dynamoNamespace is deprecated and ignored. Value "
+            f"{go_quote(str(spec['dynamoNamespace']))} will be replaced with "
+            f"{go_quote(dynamo_namespace)}. Remove this field from your configuration"
+        )
+    if spec.get("autoscaling") is not None:
+        v.warn(
+            f"{path}.autoscaling is deprecated and ignored. Use "
+            "DynamoGraphDeploymentScalingAdapter with HPA, KEDA, or Planner for autoscaling "
+            "instead. See docs/kubernetes/autoscaling.md"
+        )
+    for i, mount in enumerate(spec.get("volumeMounts") or []):
+        if not mount.get("useAsCompilationCache") and not mount.get("mountPoint"):
+            errs.append(
+                required(
+                    path.child("volumeMounts").index(i).child("mountPoint"),
+                    "is required when useAsCompilationCache is false",
+                )
+            )
+    ingress = spec.get("ingress")
+    if ingress is not None and ingress.get("enabled") and not ingress.get("host"):
+        errs.append(required(path.child("ingress", "host"), "is required when ingress is enabled"))
+    epp = spec.get("eppConfig")
+    if epp is not None and (epp.get("configMapRef") is None) == (epp.get("config") is None):
+        errs.append(
+            forbidden(path.child("eppConfig"), "exactly one of configMapRef or config is required")
+        )
+    extra = spec.get("extraPodSpec") or {}
+    if spec.get("frontendSidecar") is not None and h.has_container_named(
+        list(extra.get("containers") or []), FRONTEND_SIDECAR_CONTAINER_NAME
+    ):
+        errs.append(
+            forbidden(
+                path.child("frontendSidecar"),
+                "cannot inject frontend sidecar: a container named "
+                f'"{FRONTEND_SIDECAR_CONTAINER_NAME}" already exists in extraPodSpec.containers',
+            )
+        )
+    failover = spec.get("failover")
+    if failover is not None:
+        shadows = failover.get("numShadows") or 0
+        if failover.get("enabled") and failover.get("mode") == "intraPod" and shadows not in (0, 1):
+            errs.append(
+                invalid(
+                    path.child("failover", "numShadows"),
+                    shadows,
+                    'is invalid for mode="intraPod": intraPod uses a fixed 1 primary + 1 shadow '
+                    'sidecar; use failover.mode="interPod" to configure numShadows',
+                )
+            )
+    if v.runtime_version_source == SOURCE_V1ALPHA1:
+        image_path = path.child("extraPodSpec", "mainContainer", "image")
+        main = extra.get("mainContainer")
+        image = str((main or {}).get("image") or "")
+        errs += image_rule(image, image_path, spec.get("runtimeVersionOverride") or "", path)
+    return errs

@@ -1,0 +1,491 @@
+"""The v1alpha1 round trip behind a generated DCD's ``nvidia.com/dcd-spec`` annotation.
+
+``generateSingleDCD`` (internal/dynamo/graph.go) calls
+``applyDGDComponentAlphaCompatibilityToDCD``: it converts the parent DGD to v1alpha1
+(``ConvertFrom``, api/v1alpha1/dynamographdeployment_conversion.go), wraps that
+component's alpha spec in a v1alpha1 DCD, converts the DCD back to v1beta1
+(``ConvertTo``, dynamocomponentdeployment_conversion.go) and copies the carrier's
+annotations onto the DCD. The only annotation that conversion writes here is the sparse
+record of the alpha-only fields (the "spoke save"), which the worker hash later reads back
+through ``GetDCDKubeLabels``/``GetDCDKubeAnnotations``.
+
+This module follows api/v1alpha1/shared_spec_conversion.go for the fields that reach that
+record: the hub -> alpha decomposition of the pod template (``decomposePodTemplateFromHub``),
+the restore of a v1alpha1-origin DGD's preserved fields (``fillSharedAlphaOnlyFromPreserved``)
+and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reproduce raise
+:class:`NotReproducedError` naming the field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from renderer.operator.typed_json import NotReproducedError
+
+ANN_DGD_SPEC = "nvidia.com/dgd-spec"
+ANN_DCD_SPEC = "nvidia.com/dcd-spec"
+MAIN = "main"
+DEFAULT_GPU = "nvidia.com/gpu"
+SPOKE_DCD_SPEC = (
+    "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoComponentDeploymentSpec"
+)
+RAW_JSON = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.preservedRawJSON"
+
+Obj = dict[str, Any]
+
+
+def go_empty(value: Any) -> bool:
+    """apiequality.Semantic treats nil and empty slices/maps alike; so do the checks here."""
+    return value is None or value is False or (isinstance(value, str | list | dict) and not value)
+
+
+def semantic_form(value: Any) -> Any:
+    """A value with Go-empty members removed, for Semantic.DeepEqual-style comparison."""
+    if isinstance(value, dict):
+        out = {k: semantic_form(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if not go_empty(v)}
+    if isinstance(value, list):
+        return [semantic_form(v) for v in value]
+    return value
+
+
+# --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
+
+
+def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | None:
+    """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable.
+
+    The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
+    parameter records are refused.
+    """
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    if "spec" not in obj:
+        return obj
+    spec = obj.get("spec")
+    for record in obj.get("rawJSON") or []:
+        if not (annotation == ANN_DCD_SPEC and record == {"path": "serviceName", "nil": True}):
+            raise NotReproducedError(
+                "preserved raw JSON records are not reproduced",
+                f"metadata.annotations.{annotation}",
+            )
+    return spec if isinstance(spec, dict) else {}
+
+
+def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
+    """The alpha-only fields a v1alpha1-origin DGD saved for one service (its dgd-spec record)."""
+    annotations = (dgd.get("metadata") or {}).get("annotations") or {}
+    raw = annotations.get(ANN_DGD_SPEC)
+    if not raw:
+        return None
+    spec = restore_preserved_spec(raw, ANN_DGD_SPEC)
+    if spec is None:
+        return None
+    services = spec.get("services") or {}
+    found = services.get(component_name)
+    return copy.deepcopy(found) if isinstance(found, dict) else None
+
+
+# --- hub -> alpha (ConvertToDynamoComponentDeploymentSharedSpec) ------------------------
+
+
+def _resource_item_from_list(rl: Obj | None) -> Obj | None:
+    if not rl:
+        return None
+    from renderer.operator.typed_json import QUANTITY, encode
+
+    out: Obj = {}
+    for name, q in rl.items():
+        value = json.loads(encode(q, {"kind": "struct", "name": QUANTITY}, f"resources.{name}"))
+        if name == "cpu":
+            out["cpu"] = value
+        elif name == "memory":
+            out["memory"] = value
+        elif name == DEFAULT_GPU:
+            out["gpu"] = value
+        else:
+            out.setdefault("custom", {})[name] = value
+    return out
+
+
+def resources_from_native(r: Obj | None) -> Obj | None:
+    """resourcesFromNative: corev1 requirements -> alpha Resources (canonical quantity text)."""
+    r = r or {}
+    out: Obj = {}
+    requests = _resource_item_from_list(r.get("requests"))
+    limits = _resource_item_from_list(r.get("limits"))
+    if requests is not None:
+        out["requests"] = requests
+    if limits is not None:
+        out["limits"] = limits
+    if r.get("claims"):
+        out["claims"] = copy.deepcopy(r["claims"])
+    return out or None
+
+
+def _parses(value: Any) -> bool:
+    """resource.ParseQuantity succeeds (itemToResourceList skips values that do not)."""
+    from renderer.binding.quantity import QuantityError, marshal_quantity
+
+    try:
+        marshal_quantity(value)
+    except QuantityError:
+        return False
+    return True
+
+
+def resources_to_native(r: Obj) -> Obj:
+    """resourcesToNative: alpha Resources -> corev1 requirements (bad quantities dropped)."""
+    out: Obj = {}
+    if r.get("claims"):
+        out["claims"] = copy.deepcopy(r["claims"])
+    for key in ("requests", "limits"):
+        item = r.get(key)
+        if item is None:
+            continue
+        rl: Obj = {}
+        if item.get("cpu") and _parses(item["cpu"]):
+            rl["cpu"] = item["cpu"]
+        if item.get("memory") and _parses(item["memory"]):
+            rl["memory"] = item["memory"]
+        if item.get("gpu") and _parses(item["gpu"]):
+            rl[item.get("gpuType") or DEFAULT_GPU] = item["gpu"]
+        for k, v in (item.get("custom") or {}).items():
+            if _parses(v):
+                rl[k] = v
+        if rl:
+            out[key] = rl
+    return out
+
+
+def _append_missing_mounts(dst: list[Obj], mounts: list[Obj]) -> list[Obj]:
+    for mount in mounts:
+        if not any(
+            e.get("name", "") == mount.get("name", "")
+            and e.get("mountPoint", "") == mount.get("mountPoint", "")
+            for e in dst
+        ):
+            dst.append(mount)
+    return dst
+
+
+def _flat_mounts(native: list[Obj]) -> list[Obj]:
+    out = []
+    for m in native:
+        flat: Obj = {}
+        if m.get("name"):
+            flat["name"] = m["name"]
+        if m.get("mountPath"):
+            flat["mountPoint"] = m["mountPath"]
+        out.append(flat)
+    return out
+
+
+def _container_is_empty(c: Obj | None) -> bool:
+    if c is None:
+        return True
+    rest = {k: v for k, v in c.items() if k != "name"}
+    return not semantic_form(rest)
+
+
+def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
+    """The alpha shared spec ConvertFrom gives for one v1beta1 component (fields of the save)."""
+    dst: Obj = {}
+    ctype = src.get("type", "")
+    if ctype in ("prefill", "decode"):
+        dst["componentType"], dst["subComponentType"] = "worker", ctype
+    elif ctype:
+        dst["componentType"] = ctype
+    if src.get("sharedMemorySize") is not None:
+        dst["sharedMemory"] = _shared_memory_from_hub(src["sharedMemorySize"])
+    cache = src.get("compilationCache")
+    if cache is not None:
+        dst["volumeMounts"] = [
+            {
+                k: v
+                for k, v in (
+                    ("name", cache.get("pvcName", "")),
+                    ("mountPoint", cache.get("mountPath", "")),
+                    ("useAsCompilationCache", True),
+                )
+                if v
+            }
+        ]
+    experimental = src.get("experimental") or {}
+    if experimental.get("gpuMemoryService") is not None:
+        dst["gpuMemoryService"] = {"enabled": True}
+    if experimental.get("failover") is not None:
+        dst["failover"] = {"enabled": True}
+    if src.get("scalingAdapter") is not None:
+        dst["scalingAdapter"] = {"enabled": True}
+    _decompose_pod_template(src, dst, restored)
+    if restored is not None:
+        from renderer.operator.dcd_alpha_restore import check_restorable, fill_from_preserved
+
+        check_restorable(restored)
+        fill_from_preserved(dst, restored, _has_main(src))
+    _prune_empty_extra_pod_spec(dst, restored)
+    return dst
+
+
+def _shared_memory_from_hub(size: Any) -> Obj:
+    from renderer.operator.typed_json import QUANTITY, encode
+
+    text = json.loads(encode(size, {"kind": "struct", "name": QUANTITY}, "sharedMemorySize"))
+    if text in ("0", "-0"):
+        return {"disabled": True, "size": text}
+    return {"size": text}
+
+
+def _has_main(src: Obj) -> bool:
+    containers = ((src.get("podTemplate") or {}).get("spec") or {}).get("containers") or []
+    return any(c.get("name") == MAIN for c in containers)
+
+
+FRONTEND_SIDECAR = "sidecar-frontend"
+
+
+def _restored_default_frontend_sidecar(src: Obj, restored: Obj | None) -> Obj | None:
+    """restoredDefaultFrontendSidecar: a preserved alpha sidecar behind the default name."""
+    if src.get("frontendSidecar") != FRONTEND_SIDECAR or restored is None:
+        return None
+    found: Obj | None = restored.get("frontendSidecar")
+    return found
+
+
+def _frontend_sidecar_from_container(ctr: Obj, origin: Obj) -> Obj:
+    """frontendSidecarSpecFromContainer."""
+    out = copy.deepcopy(origin)
+    out["image"] = ctr.get("image", "")
+    for key, src_key in (("args", "args"), ("envs", "env")):
+        if ctr.get(src_key):
+            out[key] = copy.deepcopy(ctr[src_key])
+        else:
+            out.pop(key, None)
+    env_from = ctr.get("envFrom") or []
+    one = env_from[0] if len(env_from) == 1 else None
+    if (
+        one is not None
+        and not one.get("prefix")
+        and one.get("configMapRef") is None
+        and one.get("secretRef") is not None
+    ):
+        out["envFromSecret"] = one["secretRef"].get("name", "")
+    elif origin.get("envFromSecret") == "":
+        out["envFromSecret"] = ""
+    else:
+        out.pop("envFromSecret", None)
+    return out
+
+
+def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
+    pod_tpl = src.get("podTemplate")
+    restored_sidecar = _restored_default_frontend_sidecar(src, restored)
+    if pod_tpl is None:  # decomposeMissingPodTemplate
+        if restored_sidecar is not None:
+            dst["frontendSidecar"] = copy.deepcopy(restored_sidecar)
+        return
+    pod_tpl = copy.deepcopy(pod_tpl)
+    meta = pod_tpl.get("metadata") or {}
+    if meta.get("annotations") or meta.get("labels"):
+        dst["extraPodMetadata"] = {
+            k: meta[k] for k in ("annotations", "labels") if meta.get(k) is not None
+        }
+    spec = pod_tpl.get("spec") or {}
+    main: Obj | None = None
+    other: list[Obj] = []
+    for c in spec.get("containers") or []:
+        if c.get("name") == MAIN and main is None:
+            main = copy.deepcopy(c)
+            continue
+        other.append(c)
+    if restored_sidecar is not None:  # restoreFrontendSidecarFromPodTemplate
+        name = src["frontendSidecar"]
+        found = next((c for c in other if c.get("name") == name), None)
+        if found is not None:
+            dst["frontendSidecar"] = _frontend_sidecar_from_container(found, restored_sidecar)
+            other = [c for c in other if c.get("name") != name]
+        else:
+            dst["frontendSidecar"] = copy.deepcopy(restored_sidecar)
+    if main is not None:
+        resources = resources_from_native(main.get("resources"))
+        if resources is not None:
+            dst["resources"] = resources
+            main.pop("resources", None)
+        if main.get("volumeMounts"):
+            dst["volumeMounts"] = _append_missing_mounts(
+                dst.get("volumeMounts", []), _flat_mounts(main["volumeMounts"])
+            )
+            main.pop("volumeMounts")
+        if main.get("env"):
+            dst["envs"] = main.pop("env")
+        for probe in ("livenessProbe", "readinessProbe"):
+            if main.get(probe) is not None:
+                dst[probe] = main.pop(probe)
+    pod_copy = {k: v for k, v in spec.items() if k != "containers"}
+    if other:
+        pod_copy["containers"] = other
+    main_copy = None
+    if main is not None:
+        main_copy = {k: v for k, v in main.items() if k != "name"}
+        if _container_is_empty(main_copy):
+            main_copy = None
+    pod_nonzero = bool(semantic_form(pod_copy))
+    if pod_nonzero or main_copy is not None:
+        eps: Obj = {}
+        if pod_nonzero:
+            eps.update(pod_copy)
+        if main_copy is not None:
+            eps["mainContainer"] = main_copy
+        dst["extraPodSpec"] = eps
+
+
+# --- predicates shared with the restore (dcd_alpha_restore.py) --------------------------
+
+
+def _eps_is_zero(eps: Obj | None) -> bool:
+    if eps is None:
+        return True
+    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
+    return not semantic_form(pod) and _container_is_empty(eps.get("mainContainer"))
+
+
+def _eps_only_main_name(eps: Obj | None) -> bool:
+    """extraPodSpecOnlyPreservesMainContainerName."""
+    if eps is None or not (eps.get("mainContainer") or {}).get("name"):
+        return False
+    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
+    return not semantic_form(pod) and _container_is_empty(eps["mainContainer"])
+
+
+def needs_eps_preservation(eps: Obj | None) -> bool:
+    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
+    return eps is not None and (_eps_is_zero(eps) or _eps_only_main_name(eps))
+
+
+def shm_needs_preservation(shm: Obj | None) -> bool:
+    if shm is None:
+        return False
+    zero = quantity_is_zero(shm.get("size"))
+    return not zero if shm.get("disabled") else zero
+
+
+def quantity_is_zero(value: Any) -> bool:
+    if value is None or value == "":
+        return True
+    from renderer.operator.typed_json import QUANTITY, encode
+
+    return json.loads(encode(value, {"kind": "struct", "name": QUANTITY}, "size")) in ("0",)
+
+
+def resources_need_preservation(r: Obj) -> bool:
+    return bool(resources_from_native(resources_to_native(r)) != semantic_form(r))
+
+
+def set_or_drop(obj: Obj, key: str, value: Any) -> None:
+    if value is None:
+        obj.pop(key, None)
+    else:
+        obj[key] = value
+
+
+def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
+    eps = dst.get("extraPodSpec")
+    if eps is None:
+        return
+    restored_eps = (restored or {}).get("extraPodSpec")
+    if _container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
+        eps.pop("mainContainer", None)
+    if _eps_is_zero(eps):
+        if restored is not None and needs_eps_preservation(restored_eps):
+            return
+        dst.pop("extraPodSpec")
+
+
+# --- saveSharedAlphaOnlySpec (alpha -> hub, origin splits on) ---------------------------
+
+
+def spoke_save(src: Obj) -> Obj:
+    """The sparse record of alpha-only fields ConvertTo writes for a v1alpha1 DCD carrier."""
+    save: Obj = {}
+    sub = src.get("subComponentType", "")
+    promotes = src.get("componentType") == "worker" and sub in ("prefill", "decode")
+    if sub and not promotes:
+        save["subComponentType"] = sub
+    for key in ("dynamoNamespace", "autoscaling", "ingress"):
+        if src.get(key) is not None:
+            save[key] = copy.deepcopy(src[key])
+    for key in ("annotations", "labels"):
+        if src.get(key):
+            save[key] = dict(src[key])
+    if src.get("envFromSecret") is not None:
+        save["envFromSecret"] = src["envFromSecret"]
+    if src.get("resources") is not None and resources_need_preservation(src["resources"]):
+        save["resources"] = copy.deepcopy(src["resources"])
+    mounts = src.get("volumeMounts") or []
+    if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
+        save["volumeMounts"] = copy.deepcopy(mounts)
+    if shm_needs_preservation(src.get("sharedMemory")):
+        save["sharedMemory"] = copy.deepcopy(src["sharedMemory"])
+    epm = src.get("extraPodMetadata")
+    if epm is not None and not epm.get("annotations") and not epm.get("labels"):
+        save["extraPodMetadata"] = copy.deepcopy(epm)
+    eps = src.get("extraPodSpec")
+    if eps is not None and needs_eps_preservation(eps):
+        save["extraPodSpec"] = copy.deepcopy(eps)
+    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
+        value = src.get(key)
+        if value is not None and not value.get("enabled"):
+            save[key] = copy.deepcopy(value)
+    if src.get("frontendSidecar") is not None:
+        save["frontendSidecar"] = copy.deepcopy(src["frontendSidecar"])
+    _save_main_container_origins(src, save)  # includeOriginSplits is true for the carrier
+    return save
+
+
+def _save_main_container_origins(src: Obj, save: Obj) -> None:
+    main = (src.get("extraPodSpec") or {}).get("mainContainer")
+    if main is None:
+        return
+
+    def ensure() -> Obj:
+        eps = save.setdefault("extraPodSpec", {})
+        out: Obj = eps.setdefault("mainContainer", {})
+        return out
+
+    if main.get("name"):
+        ensure()["name"] = main["name"]
+    if src.get("envs") or main.get("env"):
+        set_or_drop(save, "envs", copy.deepcopy(src.get("envs") or None))
+        set_or_drop(ensure(), "env", copy.deepcopy(main.get("env") or None))
+    if src.get("envFromSecret") is not None or main.get("envFrom"):
+        if src.get("envFromSecret") is not None:
+            save["envFromSecret"] = src["envFromSecret"]
+        set_or_drop(ensure(), "envFrom", copy.deepcopy(main.get("envFrom") or None))
+    if src.get("resources") is not None or semantic_form(main.get("resources")):
+        set_or_drop(save, "resources", copy.deepcopy(src.get("resources")))
+        ensure()["resources"] = copy.deepcopy(main.get("resources") or {})
+    if src.get("volumeMounts") or main.get("volumeMounts"):
+        set_or_drop(save, "volumeMounts", copy.deepcopy(src.get("volumeMounts") or None))
+        set_or_drop(ensure(), "volumeMounts", copy.deepcopy(main.get("volumeMounts") or None))
+    for probe in ("livenessProbe", "readinessProbe"):
+        if src.get(probe) is not None or main.get(probe) is not None:
+            set_or_drop(save, probe, copy.deepcopy(src.get(probe)))
+            set_or_drop(ensure(), probe, copy.deepcopy(main.get(probe)))
+
+
+def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:
+    """marshalDCDSpokeSpec: the ``{"version":1,"spec":...,"rawJSON":[...]}`` envelope."""
+    from renderer.operator.typed_json import marshal
+
+    spec_text = marshal(save, SPOKE_DCD_SPEC)
+    text = '{"version":1,"spec":' + spec_text
+    if empty_service_name:
+        text += ',"rawJSON":[{"path":"serviceName","nil":true}]'
+    return text + "}"

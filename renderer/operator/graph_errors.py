@@ -1,0 +1,11 @@
+"""The error GenerateDynamoComponentsDeployments returns (internal/dynamo/graph.go).
+
+Its own module so that graph_dcd.py and the DYN_DEPLOYMENT_CONFIG handling it calls can
+both raise it without importing each other.
+"""
+
+from __future__ import annotations
+
+
+class DCDGenerationError(ValueError):
+    """GenerateDynamoComponentsDeployments returned an error (the operator's message)."""

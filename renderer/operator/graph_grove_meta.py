@@ -1,0 +1,307 @@
+"""Clique labels and annotations of the Grove path (graph.go generateLabels/Annotations, pinned).
+
+A Grove clique's ``labels``/``annotations`` become every Pod's metadata. Labels: system
+labels, the metrics label, then DGD ``spec.labels``, the v1alpha1 service labels kept in
+the conversion payload, the pod-template labels, and the system labels again (system
+wins); annotations: DGD ``spec.annotations`` < v1alpha1 service annotations < pod-template
+annotations. Checkpoint restore metadata (internal/checkpoint podspec.go) and the restart
+annotation are applied on top by the clique builder with the helpers here.
+
+The v1alpha1 service metadata comes from ``getDGDAlpha``: the operator converts the hub
+DGD back to v1alpha1 and reads ``services[name]``. Only the three values the Grove path
+reads are reproduced (``subComponentType``, ``labels``, ``annotations``), from the
+component type and the ``nvidia.com/dgd-spec`` payload the conversion keeps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from renderer.operator import consts
+from renderer.operator.graph_env import is_worker_component
+from renderer.operator.v1beta1_helpers import (
+    compute_dynamo_namespace,
+    get_pod_template_annotations,
+    get_pod_template_labels,
+)
+
+JSON = dict[str, Any]
+
+#: dgdConversionAnnotationPrefix + "spec" / "status" (api/v1alpha1 conversion).
+DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
+DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
+ALPHA_DGD_SPEC_TYPE = (
+    "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoGraphDeploymentSpec"
+)
+
+# internal/checkpointjob constants the restore metadata helpers clear or write.
+CHECKPOINT_SOURCE_LABEL = "nvidia.com/snapshot-is-checkpoint-source"
+CHECKPOINT_ID_LABEL = "nvidia.com/snapshot-checkpoint-id"
+RESTORE_TARGET_LABEL = "nvidia.com/snapshot-is-restore-target"
+CHECKPOINT_ARTIFACT_VERSION_ANNOTATION = "nvidia.com/snapshot-artifact-version"
+TARGET_CONTAINERS_ANNOTATION = "nvidia.com/snapshot-target-containers"
+RESTORE_STATUS_ANNOTATION = "nvidia.com/snapshot-restore-status"
+RESTORE_CONTAINER_ID_ANNOTATION = "nvidia.com/snapshot-restore-container-id"
+RESTORE_STATUS_ANNOTATION_PREFIX = RESTORE_STATUS_ANNOTATION + "."
+RESTORE_CONTAINER_ID_ANNOTATION_PREFIX = RESTORE_CONTAINER_ID_ANNOTATION + "."
+CHECKPOINT_STORAGE_TYPE_ANNOTATION = "nvidia.com/snapshot-storage-type"
+CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION = "nvidia.com/snapshot-storage-base-path"
+STARTUP_POLICY_IMMEDIATE = "Immediate"
+STARTUP_POLICY_WAIT = "WaitForCheckpoint"
+
+
+class GroveError(ValueError):
+    """The operator refuses to render (its message), or this emulation does not reproduce
+    the input (the message names the field)."""
+
+
+def _str_map(value: object) -> dict[str, str]:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def metadata(obj: JSON) -> JSON:
+    """``metadata`` of an object (empty dict when absent)."""
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, dict) else {}
+
+
+def get_dynamo_namespace(dgd: JSON, component: JSON) -> str:
+    """GetDynamoNamespace for a component of the DGD."""
+    meta = metadata(dgd)
+    return compute_dynamo_namespace(
+        bool(component.get("globalDynamoNamespace")),
+        str(meta.get("namespace") or ""),
+        str(meta.get("name") or ""),
+    )
+
+
+def get_dcd_resource_name(dgd: JSON, component_name: str) -> str:
+    """GetDCDResourceName with no worker suffix: ``<dgd name>-<lower component>``."""
+    return f"{metadata(dgd).get('name') or ''}-{component_name.lower()}"
+
+
+def has_epp_component(dgd: JSON) -> bool:
+    """HasEPPComponent."""
+    components = (dgd.get("spec") or {}).get("components") or []
+    return any(c.get("type") == consts.COMPONENT_TYPE_EPP for c in components)
+
+
+def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, JSON, JSON] | None:
+    """What getDGDAlphaComponent yields for the Grove path: (subComponentType, labels, annotations).
+
+    None when the operator's hub-to-v1alpha1 conversion fails (then it reads nothing) or the
+    component is missing. The hub type prefill/decode converts to a v1alpha1 worker with
+    that subComponentType; otherwise the preserved payload's subComponentType, labels and
+    annotations fill the empty v1alpha1 fields.
+    """
+    annotations = _str_map(metadata(dgd).get("annotations"))
+    if DGD_STATUS_ANNOTATION in annotations:
+        try:
+            status = json.loads(annotations[DGD_STATUS_ANNOTATION])
+        except ValueError:
+            return None
+        if not isinstance(status, dict):
+            return None
+    components = (dgd.get("spec") or {}).get("components") or []
+    component = next((c for c in components if c.get("name") == component_name), None)
+    if component is None:
+        return None
+    component_type = str(component.get("type") or "")
+    sub_type = component_type if component_type in ("prefill", "decode") else ""
+    preserved = _preserved_service(annotations.get(DGD_SPEC_ANNOTATION), component_name)
+    labels: JSON = {}
+    alpha_annotations: JSON = {}
+    if preserved is not None:
+        if not sub_type:
+            sub_type = str(preserved.get("subComponentType") or "")
+        labels = dict(preserved.get("labels") or {})
+        alpha_annotations = dict(preserved.get("annotations") or {})
+    return sub_type, labels, alpha_annotations
+
+
+def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
+    """restoreDGDSpokeSpec(...).services[name]: the envelope's ``spec`` or a legacy bare spec.
+
+    Unreadable JSON is ignored, as the operator does. A readable payload must also decode
+    as a v1alpha1 DynamoGraphDeploymentSpec (Go drops the whole payload when any field has
+    the wrong type); this is checked with the Go type tables, and what they cannot vouch for
+    (a type error, or a field they do not know) is refused.
+    """
+    if not raw:
+        return None
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    spec = obj.get("spec") if "spec" in obj else obj
+    if not isinstance(spec, dict):
+        return None
+    from renderer.operator.gomarshal import GoMarshalError, marshal
+
+    try:
+        marshal(spec, ALPHA_DGD_SPEC_TYPE, "spec")
+    except GoMarshalError as exc:
+        raise GroveError(
+            f"metadata.annotations[{DGD_SPEC_ANNOTATION}]: {exc}; the operator's conversion "
+            "would ignore or read this payload differently; not reproduced"
+        ) from exc
+    service = (spec.get("services") or {}).get(component_name)
+    return service if isinstance(service, dict) else None
+
+
+def set_metrics_labels(labels: dict[str, str], dgd: JSON) -> None:
+    """setMetricsLabels: metrics on unless the DGD annotation says exactly "false"."""
+    annotations = _str_map(metadata(dgd).get("annotations"))
+    if annotations.get(consts.KUBE_ANNOTATION_ENABLE_METRICS) == consts.KUBE_LABEL_VALUE_FALSE:
+        return
+    labels[consts.KUBE_LABEL_METRICS_ENABLED] = consts.KUBE_LABEL_VALUE_TRUE
+
+
+def add_base_model_label(labels: dict[str, str], model_ref: JSON | None) -> None:
+    """AddBaseModelLabel: the first 8 hex of SHA-256 of ``modelRef.name``."""
+    if not isinstance(model_ref, dict) or not model_ref.get("name"):
+        return
+    digest = hashlib.sha256(str(model_ref["name"]).encode("utf-8")).hexdigest()
+    labels[consts.KUBE_LABEL_DYNAMO_BASE_MODEL_HASH] = digest[:8]
+
+
+def _system_labels(
+    labels: dict[str, str],
+    component: JSON,
+    dgd: JSON,
+    component_name: str,
+    alpha: tuple[str, JSON, JSON] | None,
+) -> None:
+    labels[consts.KUBE_LABEL_DYNAMO_SELECTOR] = get_dcd_resource_name(dgd, component_name)
+    labels[consts.KUBE_LABEL_DYNAMO_GRAPH_DEPLOYMENT_NAME] = str(metadata(dgd).get("name") or "")
+    labels[consts.KUBE_LABEL_DYNAMO_COMPONENT] = component_name
+    component_type = str(component.get("type") or "")
+    if component_type:
+        labels[consts.KUBE_LABEL_DYNAMO_COMPONENT_TYPE] = component_type
+    if has_epp_component(dgd) and is_worker_component(component_type):
+        labels[consts.KUBE_LABEL_DYNAMO_COMPONENT_CLASS] = consts.COMPONENT_CLASS_WORKER
+    if alpha is not None and alpha[0]:
+        labels[consts.KUBE_LABEL_DYNAMO_SUB_COMPONENT_TYPE] = alpha[0]
+    labels[consts.KUBE_LABEL_DYNAMO_NAMESPACE] = get_dynamo_namespace(dgd, component)
+
+
+def generate_labels(
+    component: JSON, dynamo_deployment: JSON, component_name: str, discovery_backend: str
+) -> dict[str, str]:
+    """generateLabels; ``discovery_backend`` is DiscoveryContext.Backend."""
+    alpha = dgd_alpha_component_metadata(dynamo_deployment, component_name)
+    labels: dict[str, str] = {}
+    _system_labels(labels, component, dynamo_deployment, component_name, alpha)
+    add_base_model_label(labels, component.get("modelRef"))
+    set_metrics_labels(labels, dynamo_deployment)
+    # mergo.Merge(WithOverride) on string maps: every source key wins, empty values too.
+    labels.update(_str_map((dynamo_deployment.get("spec") or {}).get("labels")))
+    if alpha is not None:
+        labels.update(alpha[1])
+    pod_labels = get_pod_template_labels(component)
+    if pod_labels:
+        labels.update(pod_labels)
+    _system_labels(labels, component, dynamo_deployment, component_name, alpha)
+    worker_hash = (pod_labels or {}).get(consts.KUBE_LABEL_DYNAMO_WORKER_HASH)
+    if worker_hash:
+        labels[consts.KUBE_LABEL_DYNAMO_WORKER_HASH] = worker_hash
+    if discovery_backend == consts.DISCOVERY_BACKEND_KUBERNETES:
+        labels[consts.KUBE_LABEL_DYNAMO_DISCOVERY_BACKEND] = consts.DISCOVERY_BACKEND_KUBERNETES
+        labels[consts.KUBE_LABEL_DYNAMO_DISCOVERY_ENABLED] = consts.KUBE_LABEL_VALUE_TRUE
+    return labels
+
+
+def generate_annotations(
+    component: JSON, dynamo_deployment: JSON, component_name: str
+) -> dict[str, str]:
+    """generateAnnotations: DGD spec < v1alpha1 service < pod template."""
+    annotations: dict[str, str] = {}
+    annotations.update(_str_map((dynamo_deployment.get("spec") or {}).get("annotations")))
+    alpha = dgd_alpha_component_metadata(dynamo_deployment, component_name)
+    if alpha is not None:
+        annotations.update(alpha[2])
+    annotations.update(get_pod_template_annotations(component) or {})
+    return annotations
+
+
+def _clear_restore_status_keys(annotations: dict[str, str]) -> None:
+    annotations.pop(RESTORE_STATUS_ANNOTATION, None)
+    annotations.pop(RESTORE_CONTAINER_ID_ANNOTATION, None)
+    for key in list(annotations):
+        if key.startswith(
+            (RESTORE_STATUS_ANNOTATION_PREFIX, RESTORE_CONTAINER_ID_ANNOTATION_PREFIX)
+        ):
+            del annotations[key]
+
+
+def format_target_containers(names: list[str]) -> str:
+    """FormatTargetContainers: trimmed, empty names dropped, comma-joined."""
+    return ",".join(n.strip() for n in names if n.strip())
+
+
+def apply_restore_pod_metadata_cleared(labels: dict[str, str], annotations: dict[str, str]) -> None:
+    """ApplyRestorePodMetadataWithStorageConfig for a checkpoint that is not enabled+ready.
+
+    Clears every restore/candidate key; the ready case (restore target stamping) is refused
+    by the caller.
+    """
+    for key in (CHECKPOINT_SOURCE_LABEL, RESTORE_TARGET_LABEL, CHECKPOINT_ID_LABEL):
+        labels.pop(key, None)
+    annotations.pop(CHECKPOINT_ARTIFACT_VERSION_ANNOTATION, None)
+    _clear_restore_status_keys(annotations)
+    for key in (
+        TARGET_CONTAINERS_ANNOTATION,
+        CHECKPOINT_STORAGE_TYPE_ANNOTATION,
+        CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION,
+        consts.CHECKPOINT_RESTORE_CANDIDATE_ANNOTATION,
+        consts.CHECKPOINT_NAME_ANNOTATION,
+        consts.CHECKPOINT_STARTUP_POLICY_ANNOTATION,
+    ):
+        annotations.pop(key, None)
+
+
+def apply_restore_candidate_metadata(
+    labels: dict[str, str], annotations: dict[str, str], checkpoint_info: JSON | None
+) -> None:
+    """ApplyRestoreCandidateMetadata: clear restore keys, then mark an existing checkpoint."""
+    for key in (CHECKPOINT_ID_LABEL, RESTORE_TARGET_LABEL, CHECKPOINT_SOURCE_LABEL):
+        labels.pop(key, None)
+    for key in (
+        CHECKPOINT_ARTIFACT_VERSION_ANNOTATION,
+        CHECKPOINT_STORAGE_TYPE_ANNOTATION,
+        CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION,
+        consts.CHECKPOINT_RESTORE_CANDIDATE_ANNOTATION,
+        consts.CHECKPOINT_NAME_ANNOTATION,
+        consts.CHECKPOINT_STARTUP_POLICY_ANNOTATION,
+        TARGET_CONTAINERS_ANNOTATION,
+    ):
+        annotations.pop(key, None)
+    info = checkpoint_info or {}
+    if not (info.get("Enabled") and info.get("Exists") and info.get("CheckpointName")):
+        return
+    targets = list(info.get("RestoreTargetContainers") or []) or [consts.MAIN_CONTAINER_NAME]
+    annotations[consts.CHECKPOINT_RESTORE_CANDIDATE_ANNOTATION] = consts.KUBE_LABEL_VALUE_TRUE
+    annotations[consts.CHECKPOINT_NAME_ANNOTATION] = str(info["CheckpointName"])
+    annotations[consts.CHECKPOINT_STARTUP_POLICY_ANNOTATION] = str(
+        info.get("StartupPolicy") or STARTUP_POLICY_IMMEDIATE
+    )
+    annotations[TARGET_CONTAINERS_ANNOTATION] = format_target_containers(targets)
+
+
+def apply_restart_annotation(
+    annotations: dict[str, str],
+    component_name: str,
+    restart_state: JSON | None,
+    existing_restart_annotations: dict[str, str] | None,
+) -> dict[str, str]:
+    """applyRestartAnnotation; ``restart_state`` is {"Timestamp", "ComponentsToAnnotate"}."""
+    state = restart_state or {}
+    if (state.get("ComponentsToAnnotate") or {}).get(component_name):
+        annotations[consts.RESTART_ANNOTATION] = str(state.get("Timestamp") or "")
+    elif existing_restart_annotations and component_name in existing_restart_annotations:
+        annotations[consts.RESTART_ANNOTATION] = existing_restart_annotations[component_name]
+    return annotations

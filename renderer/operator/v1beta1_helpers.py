@@ -1,0 +1,126 @@
+"""The accessors of internal/dynamo/v1beta1_helpers.go the pod-spec path uses.
+
+A component is a v1beta1 DynamoComponentDeploymentSharedSpec JSON dict; the ``ensure_*``
+helpers create what is missing in place, as the Go ones do through pointers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from renderer.operator import consts
+
+JSON = dict[str, Any]
+
+
+def get_pod_template_annotations(component: JSON | None) -> dict[str, str] | None:
+    """GetPodTemplateAnnotations (None when there is no pod template)."""
+    if component is None or component.get("podTemplate") is None:
+        return None
+    annotations: dict[str, str] | None = (component["podTemplate"].get("metadata") or {}).get(
+        "annotations"
+    )
+    return annotations
+
+
+def get_pod_template_labels(component: JSON | None) -> dict[str, str] | None:
+    """GetPodTemplateLabels (None when there is no pod template)."""
+    if component is None or component.get("podTemplate") is None:
+        return None
+    labels: dict[str, str] | None = (component["podTemplate"].get("metadata") or {}).get("labels")
+    return labels
+
+
+def ensure_pod_template(component: JSON) -> JSON:
+    """ensurePodTemplate: a pod template with non-nil labels and annotations maps."""
+    pod_template = component.get("podTemplate")
+    if pod_template is None:
+        pod_template = component["podTemplate"] = {}
+    metadata = pod_template.setdefault("metadata", {})
+    if metadata.get("labels") is None:
+        metadata["labels"] = {}
+    if metadata.get("annotations") is None:
+        metadata["annotations"] = {}
+    return pod_template
+
+
+def ensure_main_container(pod_template: JSON) -> JSON:
+    """ensureMainContainer: the container named main, prepended when missing."""
+    spec = pod_template.setdefault("spec", {})
+    containers = spec.get("containers") or []
+    for container in containers:
+        if container.get("name", "") == consts.MAIN_CONTAINER_NAME:
+            return container  # type: ignore[no-any-return]
+    main: JSON = {"name": consts.MAIN_CONTAINER_NAME}
+    spec["containers"] = [main, *containers]
+    return main
+
+
+def get_main_container(component: JSON | None) -> JSON | None:
+    """GetMainContainer: the pod template's container named main, if any."""
+    if component is None or component.get("podTemplate") is None:
+        return None
+    for container in (component["podTemplate"].get("spec") or {}).get("containers") or []:
+        if container.get("name", "") == consts.MAIN_CONTAINER_NAME:
+            return container  # type: ignore[no-any-return]
+    return None
+
+
+def get_main_container_resources(component: JSON | None) -> JSON:
+    """GetMainContainerResources ({} when there is no main container)."""
+    main = get_main_container(component)
+    return (main.get("resources") or {}) if main is not None else {}
+
+
+def get_gpu_memory_service(component: JSON | None) -> JSON | None:
+    """GetGPUMemoryService: ``experimental.gpuMemoryService``."""
+    if component is None or component.get("experimental") is None:
+        return None
+    gms: JSON | None = component["experimental"].get("gpuMemoryService")
+    return gms
+
+
+def is_inter_pod_gms_enabled(component: JSON) -> bool:
+    """IsInterPodGMSEnabled: gpuMemoryService.mode == InterPod."""
+    gms = get_gpu_memory_service(component)
+    return gms is not None and gms.get("mode", "") == "InterPod"
+
+
+def is_intra_pod_failover_enabled(component: JSON | None) -> bool:
+    """IsIntraPodFailoverEnabled (failover.go): failover set with mode empty or IntraPod."""
+    if component is None or component.get("experimental") is None:
+        return False
+    failover = component["experimental"].get("failover")
+    if failover is None:
+        return False
+    return failover.get("mode", "") in {"", "IntraPod"}
+
+
+def get_number_of_nodes(component: JSON) -> int:
+    """GetNumberOfNodes: multinode.nodeCount, else 1."""
+    multinode = component.get("multinode")
+    if multinode is not None:
+        return int(multinode.get("nodeCount", 0))
+    return 1
+
+
+def compute_dynamo_namespace(
+    global_dynamo_namespace: bool, k8s_namespace: str, dgd_name: str
+) -> str:
+    """v1beta1.ComputeDynamoNamespace: ``dynamo`` or ``<namespace>-<name with . -> ->``."""
+    if global_dynamo_namespace:
+        return consts.GLOBAL_DYNAMO_NAMESPACE
+    return f"{k8s_namespace}-{dgd_name.replace('.', '-')}"
+
+
+def merge_low_priority_metadata(
+    dst: dict[str, str] | None, src: dict[str, str] | None
+) -> dict[str, str] | None:
+    """mergeLowPriorityMetadata: add src keys dst lacks (dst created when needed)."""
+    if not src:
+        return dst
+    if dst is None:
+        dst = {}
+    for key, value in src.items():
+        dst.setdefault(key, value)
+    return dst

@@ -1,0 +1,393 @@
+"""Which captured snapshot each checkpointed component restores from, found as the operator
+finds it, and the binding computed from it.
+
+The pinned operator never reads a snapshot's labels to find it. Per component with
+`experimental.checkpoint.enabled` it reads exactly one DynamoCheckpoint in the DGD's
+namespace: `checkpointRef` when set, else `checkpoint-<DGDCheckpointID(namespace, DGD name,
+DGD uid, component, worker hash)>`, and refuses a found object whose checkpoint ID is not
+that ID (renderer.operator.checkpoint_id). The DGD uid is the API server's: offline it comes
+from a snapshot's controller ownerReference to the DGD.
+
+So a snapshot whose labels name the component but that is not the one the operator reads
+(captured before the worker spec changed: another worker hash, so another name) makes
+render fail closed, naming the checkpoint the operator looks for and why this one is not
+it. Without a uid the name cannot be computed: the labelled snapshot is used, with a
+warning that the check could not run.
+
+Only automatic checkpoints of worker-class components are bound; a manual checkpoint (one
+named by `checkpointRef` with neither the automatic marker nor a checkpoint-ID label,
+renderer.binding.checkpoint.is_manual) needs no binding.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from renderer.constants import DGD_KIND
+from renderer.errors import BindingError, InputError
+from renderer.keys import CHECKPOINT_ID_LABEL
+from renderer.source.model import Path, SourceObject
+from renderer.workloads import is_worker_type
+
+if TYPE_CHECKING:
+    from renderer.binding.checkpoint import Checkpoint
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """One checkpointed component's snapshot (None: the operator creates it) and binding."""
+
+    component: str
+    snapshot: Checkpoint | None
+    binding: str | None  # None: not bound (manual checkpoint, or not worker-class)
+
+
+@dataclass
+class Resolution:
+    """What render hands the operator, and how to read its output back."""
+
+    operator_inputs: list[JSON]  # the DynamoCheckpoint objects the operator may read
+    dgd_uid: str
+    components: dict[str, Resolved] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    # (name, ID) the operator is given -> (name, ID) of the snapshot, for a snapshot used
+    # without the uid check (see `_unverified`)
+    renames: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return tuple(
+            sorted({r.snapshot.source.file for r in self.components.values() if r.snapshot})
+        )
+
+
+def _where(obj: SourceObject) -> str:
+    return obj.where(("metadata", "name"))
+
+
+def _files(objects: Sequence[SourceObject]) -> str:
+    files = sorted({o.file for o in objects})
+    return f"searched {', '.join(files)}" if files else "no --checkpoint given"
+
+
+def checkpoint_path(dgd: SourceObject, name: str, *rest: str) -> Path:
+    """The component's checkpoint block (v1beta1 experimental.checkpoint, v1alpha1 checkpoint)."""
+    from renderer.render.locate import component_path
+
+    base = component_path(dgd, name) or ("metadata", "name")
+    if base[:2] == ("spec", "services"):
+        return (*base, "checkpoint", *rest)
+    return (*base, "experimental", "checkpoint", *rest)
+
+
+def _error_at(obj: SourceObject, path: Path, message: str, *, key: bool = True) -> InputError:
+    mark = obj.mark(path, key=key)
+    return InputError(message, obj.file, mark.line, mark.column)
+
+
+def _bind(component: str, checkpoint: Checkpoint, warnings: list[str]) -> str:
+    from renderer.binding import bind
+    from renderer.binding.checkpoint import unbindable_path, unbindable_reason
+
+    label = f"checkpoint {checkpoint.namespace}/{checkpoint.name}"
+    reason = unbindable_reason(checkpoint)
+    if reason is not None:
+        obj = checkpoint.source
+        mark = obj.mark(unbindable_path(checkpoint))
+        raise BindingError(
+            f"component {component!r}: {label} cannot be bound: {reason}",
+            obj.file,
+            mark.line,
+            mark.column,
+        )
+    try:
+        bound = bind(checkpoint.source)
+    except BindingError as exc:
+        raise BindingError(
+            f"component {component!r}: {label} cannot be bound: {exc.message}",
+            exc.file,
+            exc.line,
+            exc.column,
+        ) from None
+    warnings.extend(bound.warnings)  # already located (file:line:column)
+    return bound.value
+
+
+def _owner_uid(checkpoints: Sequence[Checkpoint], namespace: str, dgd_name: str) -> str:
+    """The DGD uid from a snapshot's controller ownerReference to this DGD ("" if none)."""
+    for cp in checkpoints:
+        if cp.namespace != namespace:
+            continue
+        refs = (cp.source.data.get("metadata") or {}).get("ownerReferences")
+        for ref in refs if isinstance(refs, list) else []:
+            if (
+                isinstance(ref, dict)
+                and ref.get("controller") is True
+                and ref.get("kind") == DGD_KIND
+                and ref.get("name") == dgd_name
+                and isinstance(ref.get("uid"), str)
+                and ref["uid"]
+            ):
+                return str(ref["uid"])
+    return ""
+
+
+def _checkpoint_config(component: JSON) -> JSON | None:
+    cfg = (component.get("experimental") or {}).get("checkpoint")
+    return cfg if isinstance(cfg, dict) and cfg.get("enabled") else None
+
+
+def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
+    dgd: SourceObject,
+    admitted: JSON,
+    objects: Sequence[SourceObject],
+    worker_hash: str,
+    namespace: str,
+    dgd_uid: str | None = None,
+) -> Resolution:
+    """Resolve every checkpoint-enabled component of the admitted DGD (see the docstring)."""
+    # The binding package first: its checkpoint model imports its helpers.
+    import renderer.binding  # noqa: F401
+    from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint
+
+    warnings: list[str] = []
+    checkpoints: list[Checkpoint] = []
+    for obj in objects:
+        if is_checkpoint(obj):
+            checkpoints.append(checkpoint_from_object(obj))
+        else:
+            warnings.append(
+                f"{obj.where()}: ignoring {obj.kind or 'object'} {obj.name!r}: "
+                "not a DynamoCheckpoint"
+            )
+    dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
+    uid = dgd_uid or str((admitted.get("metadata") or {}).get("uid") or "")
+    uid_from = "metadata.uid" if uid else ""
+    if not uid:
+        uid = _owner_uid(checkpoints, namespace, dgd_name)
+        uid_from = "a snapshot's controller ownerReference" if uid else ""
+    # The operator reads DynamoCheckpoints of the DGD's namespace only.
+    local = [cp for cp in checkpoints if (cp.namespace or namespace) == namespace]
+    res = Resolution([copy.deepcopy(cp.source.data) for cp in local], uid, warnings=warnings)
+    used: set[int] = set()
+    for component in (admitted.get("spec") or {}).get("components") or []:
+        cfg = _checkpoint_config(component)
+        if cfg is None:
+            continue
+        name = str(component.get("name", ""))
+        worker = is_worker_type(component.get("type"))
+        ref = cfg.get("checkpointRef") or ""
+        if ref:
+            found = _by_name(checkpoints, namespace, ref, name)
+            if found is None:
+                raise _error_at(
+                    dgd,
+                    checkpoint_path(dgd, name, "checkpointRef"),
+                    f"component {name!r}: checkpointRef {ref!r}: no DynamoCheckpoint of that name"
+                    f" in namespace {namespace!r} ({_files(objects)}); the operator refuses to"
+                    " render without it: pass its snapshot with --checkpoint",
+                )
+            bound = _bind(name, found, res.warnings) if worker and _automatic(found) else None
+        else:
+            found = _automatic_lookup(
+                dgd, res, checkpoints, objects, name, worker, worker_hash, namespace, uid_from
+            )
+            bound = _bind(name, found, res.warnings) if worker and found is not None else None
+        if found is not None:
+            used.add(id(found))
+            if not found.phase:
+                res.warnings.append(
+                    f"{_where(found.source)}: component {name!r}: checkpoint {found.name} has"
+                    " no status.phase, so it is not Ready (the operator restores only from a"
+                    " Ready checkpoint)"
+                )
+        res.components[name] = Resolved(name, found, bound)
+    for cp in checkpoints:
+        if id(cp) not in used:
+            res.warnings.append(
+                f"{_where(cp.source)}: checkpoint {cp.namespace}/{cp.name} matches no"
+                f" checkpoint-enabled component of DGD {namespace}/{dgd_name}"
+            )
+    return res
+
+
+def _automatic(cp: Checkpoint) -> bool:
+    """Bound unless manual (a broken automatic checkpoint fails binding, with its reason)."""
+    from renderer.binding.checkpoint import is_manual
+
+    return not is_manual(cp.source)
+
+
+def _by_name(
+    checkpoints: Sequence[Checkpoint], namespace: str, name: str, component: str
+) -> Checkpoint | None:
+    """The one snapshot of that name in the namespace (InputError when several are given:
+    the cluster holds one object of a name, and which one was captured is not known)."""
+    found = [c for c in checkpoints if c.name == name and (c.namespace or namespace) == namespace]
+    if any(cp.source.data != found[0].source.data for cp in found[1:]):
+        listed = "; ".join(_where(cp.source) for cp in found)
+        first = found[1].source
+        raise _error_at(
+            first,
+            ("metadata", "name"),
+            f"component {component!r}: {len(found)} snapshots of checkpoint {namespace}/{name}"
+            f" are given ({listed});"
+            " the operator reads one object of that name: keep exactly one",
+            key=False,
+        )
+    return found[0] if found else None
+
+
+def _labelled(
+    checkpoints: Sequence[Checkpoint], namespace: str, dgd_name: str, component: str
+) -> list[Checkpoint]:
+    """What the labels would match (how this tool found snapshots before it followed the
+    operator): used only to explain a refusal, or when the uid is unknown."""
+    return [
+        cp
+        for cp in checkpoints
+        if cp.dgd_name == dgd_name
+        and cp.component == component
+        and (cp.namespace or namespace) == namespace
+    ]
+
+
+def _automatic_lookup(  # noqa: PLR0917
+    dgd: SourceObject,
+    res: Resolution,
+    checkpoints: Sequence[Checkpoint],
+    objects: Sequence[SourceObject],
+    name: str,
+    worker: bool,
+    worker_hash: str,
+    namespace: str,
+    uid_from: str,
+) -> Checkpoint | None:
+    from renderer.operator.checkpoint_id import (
+        checkpoint_id_of,
+        checkpoint_name,
+        dgd_checkpoint_id,
+    )
+
+    dgd_name = str(dgd.data.get("metadata", {}).get("name", "")) or dgd.name
+    hash_for_id = worker_hash if worker else ""
+    labelled = _labelled(checkpoints, namespace, dgd_name, name)
+    if not res.dgd_uid:
+        return _unverified(dgd, res, labelled, objects, name, worker, hash_for_id, namespace)
+    expected = dgd_checkpoint_id(namespace, dgd_name, res.dgd_uid, name, hash_for_id)
+    wanted = checkpoint_name(expected)
+    identity = (
+        f"DGDCheckpointID of namespace {namespace!r}, DGD {dgd_name!r}, uid {res.dgd_uid}"
+        f" (from {uid_from}), component {name!r}"
+        + (f", worker hash {worker_hash}" if hash_for_id else "")
+    )
+    found = _by_name(checkpoints, namespace, wanted, name)
+    if found is not None:
+        found_id = checkpoint_id_of(found.source.data)
+        if found_id != expected:
+            status = found.source.data.get("status")
+            path: Path = (
+                ("status", "checkpointID")
+                if isinstance(status, dict) and status.get("checkpointID")
+                else ("metadata", "labels", CHECKPOINT_ID_LABEL)
+            )
+            raise _error_at(
+                found.source,
+                path,
+                f"component {name!r}: checkpoint {wanted} has checkpoint ID {found_id}, but the"
+                f" operator expects {expected} ({identity}) and refuses it",
+                key=False,
+            )
+        return found
+    if labelled:
+        other = labelled[0]
+        if hash_for_id and other.worker_hash and other.worker_hash != worker_hash:
+            why = (
+                f"it was captured for worker hash {other.worker_hash}, and the DGD's worker"
+                f" spec has changed since (its worker hash is now {worker_hash})"
+            )
+        else:
+            why = f"its name is not {wanted}"
+        raise _error_at(
+            other.source,
+            ("metadata", "name"),
+            f"component {name!r}: the operator restores from checkpoint {wanted} ({identity})"
+            f" and never reads snapshot {other.name}, whose labels name this component: {why};"
+            " capture the component again, or name the snapshot with checkpointRef",
+            key=False,
+        )
+    if not worker:
+        return None  # not bound: the operator creates it, nothing to stamp
+    raise _error_at(
+        dgd,
+        checkpoint_path(dgd, name),
+        f"component {name!r}: no captured checkpoint found: the operator restores from"
+        f" checkpoint {wanted} ({identity}; {_files(objects)}); pass its snapshot with"
+        " --checkpoint",
+    )
+
+
+def _unverified(  # noqa: PLR0917
+    dgd: SourceObject,
+    res: Resolution,
+    labelled: list[Checkpoint],
+    objects: Sequence[SourceObject],
+    name: str,
+    worker: bool,
+    hash_for_id: str,
+    namespace: str,
+) -> Checkpoint | None:
+    """No DGD uid: use the one snapshot the labels name, and say it could not be checked.
+
+    The operator is given that snapshot under the name it computes with an empty uid (and
+    that ID), and its output is read back with the snapshot's own name and ID, so the
+    restore metadata names the snapshot that was given.
+    """
+    from renderer.operator.checkpoint_id import checkpoint_id_of, checkpoint_name, dgd_checkpoint_id
+
+    dgd_name = dgd.name
+    search = (
+        f"labels dynamo-graph-deployment-name={dgd_name!r}, dynamo-component={name!r} in"
+        f" namespace {namespace!r}"
+    )
+    if not labelled:
+        if not worker:
+            return None
+        raise _error_at(
+            dgd,
+            checkpoint_path(dgd, name),
+            f"component {name!r}: no captured checkpoint found ({search}; {_files(objects)});"
+            " pass its snapshot with --checkpoint (the operator reads checkpoint-<ID>, whose ID"
+            " needs the DGD uid: give the snapshot with its ownerReferences)",
+        )
+    if len(labelled) > 1:
+        listed = "; ".join(f"{c.name} at {_where(c.source)}" for c in labelled)
+        raise _error_at(
+            dgd,
+            checkpoint_path(dgd, name),
+            f"component {name!r}: {len(labelled)} captured checkpoints match ({search}):"
+            f" {listed}; keep exactly one",
+        )
+    found = labelled[0]
+    res.warnings.append(
+        f"{_where(found.source)}: component {name!r}: could not check that the operator"
+        f" restores from checkpoint {found.name}: its name is checkpoint-<DGDCheckpointID>,"
+        " which needs the DGD uid, and no snapshot has a controller ownerReference to the DGD"
+        " (kubectl get -o yaml keeps it); found by its labels instead"
+    )
+    placeholder_id = dgd_checkpoint_id(namespace, dgd_name, "", name, hash_for_id)
+    placeholder = checkpoint_name(placeholder_id)
+    given = copy.deepcopy(found.source.data)
+    meta = given.setdefault("metadata", {})
+    meta["name"] = placeholder
+    meta.pop("ownerReferences", None)
+    given.setdefault("status", {})["checkpointID"] = placeholder_id
+    res.operator_inputs.append(given)
+    res.renames[placeholder] = found.name
+    res.renames[placeholder_id] = checkpoint_id_of(found.source.data)
+    return found

@@ -1,0 +1,115 @@
+"""What the Grove emulation refuses instead of rendering it differently from the operator.
+
+Each input starts from an oracle corpus case's admitted DGD and changes one thing the
+operator would need the cluster (or a configuration the oracle does not run) for; the
+operator's own error text is expected where it has one (graph.go, checkpoint storage.go).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import re
+from typing import Any
+
+import pytest
+from oracle_corpus import OracleCase, oracle_cases
+
+from renderer.operator.config import FeatureGates
+from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
+
+JSON = dict[str, Any]
+
+
+def _case(name: str) -> OracleCase:
+    return next(c for c in oracle_cases() if c.name == name)
+
+
+def _render(case: OracleCase, dgd: JSON, **config_changes: Any) -> JSON:
+    config = dataclasses.replace(case.config(), **config_changes)
+    return generate_grove_pod_clique_set(
+        dgd, config, case.worker_hash(), checkpoint_info=case.checkpoint_infos()
+    )
+
+
+@pytest.mark.parametrize(
+    ("gates", "message"),
+    [
+        (
+            FeatureGates(kai_scheduler=True, volcano_scheduler=True),
+            "kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove",
+        ),
+        (FeatureGates(kai_scheduler=True), "KAI/Volcano scheduler integrations are not reproduced"),
+        (
+            FeatureGates(volcano_scheduler=True),
+            "KAI/Volcano scheduler integrations are not reproduced",
+        ),
+    ],
+)
+def test_scheduler_integrations_refused(gates: FeatureGates, message: str) -> None:
+    case = _case("beta-vllm-agg")
+    with pytest.raises(GroveError, match=message):
+        _render(case, case.admitted_dgd(), gates=gates)
+
+
+def test_cluster_topology_lookup_fails_as_in_an_empty_cluster() -> None:
+    case = _case("beta-kvtransfer-discovery")
+    dgd = case.admitted_dgd()
+    dgd["spec"]["experimental"]["kvTransferPolicy"]["clusterTopologyName"] = "gpu-topology"
+    with pytest.raises(GroveError) as info:
+        _render(case, dgd)
+    assert str(info.value) == (
+        'spec.experimental.kvTransferPolicy.clusterTopologyName "gpu-topology" references a '
+        "ClusterTopologyBinding resource that was not found"
+    )
+
+
+def test_unsupported_update_strategy_is_the_operators_error() -> None:
+    case = _case("beta-vllm-agg")
+    dgd = case.admitted_dgd()
+    dgd["metadata"]["annotations"]["nvidia.com/grove-update-strategy"] = "Recreate"
+    with pytest.raises(GroveError, match="unsupported Grove update strategy annotation"):
+        _render(case, dgd)
+
+
+def test_ready_wait_checkpoint_without_configured_storage_is_refused() -> None:
+    """Storage discovery from the snapshot agent's DaemonSets needs the cluster."""
+    case = _case("beta-checkpoint-wait-ready")
+    config = case.config()
+    checkpoint = dataclasses.replace(config.checkpoint, storage=type(config.checkpoint.storage)())
+    with pytest.raises(GroveError, match="discovering the checkpoint storage"):
+        _render(case, case.admitted_dgd(), checkpoint=checkpoint)
+
+
+def test_ready_wait_checkpoint_without_id_is_the_operators_error() -> None:
+    case = _case("beta-checkpoint-wait-ready")
+    infos = copy.deepcopy(case.checkpoint_infos()) or {}
+    infos["VllmDecodeWorker"]["Hash"] = ""
+    with pytest.raises(GroveError, match="checkpoint is ready but hash is not set"):
+        generate_grove_pod_clique_set(
+            case.admitted_dgd(), case.config(), case.worker_hash(), checkpoint_info=infos
+        )
+
+
+def test_preserved_alpha_metadata_of_the_wrong_type_is_refused() -> None:
+    case = _case("alpha-metadata-env")
+    dgd = case.admitted_dgd()
+    annotations = dgd["metadata"]["annotations"]
+    payload = json.loads(annotations["nvidia.com/dgd-spec"])
+    payload["spec"]["services"]["Frontend"]["labels"] = {"svc-label": 7}
+    annotations["nvidia.com/dgd-spec"] = json.dumps(payload)
+    with pytest.raises(GroveError, match=re.escape("nvidia.com/dgd-spec")):
+        _render(case, dgd)
+
+
+def test_preserved_alpha_payload_with_an_unknown_key_is_refused() -> None:
+    """Go's decoder would match ``Services`` case-insensitively; not reproduced."""
+    case = _case("alpha-metadata-env")
+    dgd = case.admitted_dgd()
+    annotations = dgd["metadata"]["annotations"]
+    payload = json.loads(annotations["nvidia.com/dgd-spec"])
+    payload["spec"] = {"Services": payload["spec"]["services"]}
+    annotations["nvidia.com/dgd-spec"] = json.dumps(payload)
+    with pytest.raises(GroveError, match="Services"):
+        _render(case, dgd)
