@@ -27,8 +27,11 @@ HEAVY = ("jsonschema", "cryptography", "ruamel.yaml.main", "ruamel.yaml.comments
 
 def _component(index: int, checkpointed: bool) -> str:
     kind = "decode" if checkpointed else ("frontend" if index == 0 else "worker")
+    # named by checkpointRef: the operator finds an automatic one only as
+    # checkpoint-<DGDCheckpointID>, which these renamed vectors are not
     checkpoint = (
         "      experimental:\n        checkpoint:\n          enabled: true\n"
+        f"          checkpointRef: checkpoint-{index:016x}\n"
         if checkpointed
         else ""
     )
