@@ -183,7 +183,7 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
         warnings.extend(result.warnings)
         source = _source_name(args, dgd)
         documents.extend((source, obj) for obj in result.objects)
-    warnings.extend(_unused_snapshots(checkpoints, used))
+    warnings.extend(_unused_snapshots(checkpoints, used, dgds))
     _check_trust(args, checkpoints, files)
     # Only the snapshot files render used count.
     check_inputs([c for c in checkpoints if c.file in files], schemas)
@@ -191,12 +191,18 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
     return documents, list(dict.fromkeys(warnings))
 
 
-def _unused_snapshots(checkpoints: list[SourceObject], used: set[int]) -> list[str]:
+def _unused_snapshots(
+    checkpoints: list[SourceObject], used: set[int], dgds: list[SourceObject]
+) -> list[str]:
+    """One warning per snapshot no component of any DGD restores from (a snapshot one DGD
+    uses is not unused because another does not); one DGD is named, several are not."""
     from renderer.binding.checkpoint import is_checkpoint
 
+    (one,) = dgds if len(dgds) == 1 else (None,)
+    of = f"DGD {one.namespace}/{one.name}" if one is not None else "the DGDs rendered"
     return [
         f"{c.where(('metadata', 'name'))}: checkpoint {c.namespace}/{c.name} matches no"
-        " checkpoint-enabled component of the DGDs rendered"
+        f" checkpoint-enabled component of {of}"
         for c in checkpoints
         if is_checkpoint(c) and id(c) not in used
     ]

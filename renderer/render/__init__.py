@@ -66,9 +66,11 @@ def _namespace(dgd: SourceObject, namespace: str | None) -> str:
         return own
     if namespace:
         return namespace
-    mark = dgd.mark(("metadata",))
+    # at the metadata mapping itself (its value): that is where the namespace goes
+    mark = dgd.mark(("metadata",), key=False)
     raise InputError(
-        "metadata.namespace is missing: the operator renders into the DGD's namespace; set it",
+        "the DGD has no metadata.namespace (rendered objects need one): pass"
+        " -n/--namespace NS, as with kubectl apply -n, or set it in the DGD",
         dgd.file,
         mark.line,
         mark.column,
