@@ -41,6 +41,7 @@ KEYS = (
     "mpiSshSecretName",
     "mpiSshSecretNamespace",
     "checkpoint",
+    "imagePullSecrets",
 )
 INFRASTRUCTURE_KEYS = ("natsAddress", "etcdAddress", "modelExpressURL", "prometheusEndpoint")
 CHECKPOINT_KEYS = ("pvcName", "basePath", "seccompProfile")
@@ -97,6 +98,26 @@ def _string(section: dict[str, Any], key: str, path: tuple[str | int, ...], fail
     if not isinstance(value, str):
         raise fail((*path, key), f"{'.'.join(map(str, (*path, key)))} must be a string")
     return value
+
+
+def _registry_secrets(
+    section: dict[str, Any], path: tuple[str | int, ...], fail: Fail
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`imagePullSecrets`: registry host -> the docker-registry secret names the namespace
+    holds for it (what the operator's secret index would find there)."""
+    where = (*path, "imagePullSecrets")
+    value = section["imagePullSecrets"]
+    if not isinstance(value, dict):
+        raise fail(where, "operator.imagePullSecrets must map a registry host to secret names")
+    pairs: list[tuple[str, tuple[str, ...]]] = []
+    for host, names in value.items():
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise fail(
+                (*where, str(host)),
+                f"operator.imagePullSecrets.{host} must be a list of secret names",
+            )
+        pairs.append((str(host), tuple(names)))
+    return tuple(sorted(pairs))
 
 
 def _mapping(value: Any, path: tuple[str | int, ...], keys: tuple[str, ...], fail: Fail) -> Any:
@@ -158,6 +179,8 @@ def parse_operator_section(value: Any, fail: Fail) -> OperatorConfig:
     ):
         if key in section:
             changes[attr] = _string(section, key, path, fail)
+    if "imagePullSecrets" in section:
+        changes["docker_registry_secrets"] = _registry_secrets(section, path, fail)
     if "checkpoint" in section:
         cp_path = (*path, "checkpoint")
         cp = _mapping(section["checkpoint"], cp_path, CHECKPOINT_KEYS, fail)

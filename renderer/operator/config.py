@@ -123,6 +123,9 @@ class OperatorConfig:
     operator_version: str = DEFAULT_OPERATOR_VERSION
     #: False: the cluster holds no docker-registry secrets, so discovery adds none.
     image_pull_secrets_discovered: bool = False
+    #: The docker-registry secrets the DGD's namespace holds, as (registry host, secret
+    #: names) pairs (internal/secrets: what the operator's index would find); none by default.
+    docker_registry_secrets: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @classmethod
     def for_oracle(

@@ -62,6 +62,7 @@ from renderer.operator.graph_grove_spec import (
     spec_to_grove_topology_constraint,
     to_grove_topology_constraint,
 )
+from renderer.operator.secrets import secrets_retriever_for
 from renderer.operator.v1beta1_helpers import ensure_pod_template
 
 JSON = dict[str, Any]
@@ -384,11 +385,12 @@ def generate_pod_spec_for_role(  # noqa: PLR0917 - Go parameter order
         )
 
     grove = consts.MULTINODE_DEPLOYMENT_TYPE_GROVE
+    retriever = secrets_retriever_for(operator_config, namespace)
     if role.role == ROLE_GMS:
         # The weight server starts from the component's single-node engine pod spec.
         try:
             base = generate_pod_spec_for_component(
-                component, backend_framework, None, dynamo_deployment, ROLE_MAIN, 1,
+                component, backend_framework, retriever, dynamo_deployment, ROLE_MAIN, 1,
                 operator_config, grove, service_name, checkpoint_info, None,
                 grove_cluster_topology_domains, container_gpus,
             )  # fmt: skip
@@ -404,7 +406,7 @@ def generate_pod_spec_for_role(  # noqa: PLR0917 - Go parameter order
     if inter_pod_gms and number_of_nodes > 1:
         deployer = GroveMultinodeDeployer(is_inter_pod_gms=True, rank=role.rank)
     pod_spec = generate_pod_spec_for_component(
-        component, backend_framework, None, dynamo_deployment, role.role, number_of_nodes,
+        component, backend_framework, retriever, dynamo_deployment, role.role, number_of_nodes,
         operator_config, grove, service_name, checkpoint_info, deployer,
         grove_cluster_topology_domains, container_gpus,
     )  # fmt: skip
