@@ -94,6 +94,34 @@ spec:
 """
 
 
+# A DGD the operator admits (the oracle renders it in namespace dynamo-prod): each component
+# has its main container with a semantic-version image tag, which the validating webhook
+# requires; the last key is the decode worker's, so a line appended at that indentation
+# is a field of spec.components[1].
+BETA_ADMITTED = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: llama
+spec:
+  components:
+    - name: Frontend
+      type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0
+    - name: VllmDecodeWorker
+      type: decode
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0
+"""
+
+
 @pytest.fixture
 def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
@@ -187,8 +215,7 @@ def test_with_the_dgd_crd_given_its_schema_decides(
     assert crd["spec"]["versions"][1]["name"] == "v1beta1"
     component["properties"]["nextRelease"] = {"type": "string"}
     (cwd / "crd.json").write_text(json.dumps(crd))
-    text = BETA_TOP_LEVEL_CHECKPOINT.replace("      checkpoint:\n        enabled: true\n", "")
-    (cwd / "dgd.yaml").write_text(text + "      nextRelease: soon\n")
+    (cwd / "dgd.yaml").write_text(BETA_ADMITTED + "      nextRelease: soon\n")
     args = ["--no-config", "render", "dgd.yaml", "-n", "dynamo-prod"]
     assert main(args) == 2
     assert "unknown field 'spec.components[1].nextRelease'" in capsys.readouterr().err
