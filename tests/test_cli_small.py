@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from render_support import EXAMPLES, expected_binding
+from render_support import BASELINE, FRONTEND_BETA, decode_beta, expected_binding, v1beta1_dgd
 
 from renderer.cli import main
 
@@ -36,17 +36,24 @@ def test_unknown_option_stays_a_usage_error(capsys: pytest.CaptureFixture[str]) 
 def test_provenance_shows_both_full_digests(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    good = expected_binding("02-worker-baseline")  # the Go-computed binding of the example
+    # The decode worker restores from reference vector 02 by checkpointRef, so its binding
+    # is the Go-computed one (the examples' snapshot is renamed, so its binding is not).
+    good = expected_binding("02-worker-baseline")
     digest = good.rsplit("/", 1)[1]
     last = "0" if digest[-1] != "0" else "1"
     changed = digest[:-1] + last  # differs in the last hex digit only
-    text = (EXAMPLES / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml").read_text()
-    assert text.count(good) == 2
-    (tmp_path / "dcd.yaml").write_text(text.replace(good, good[: -len(digest)] + changed))
-    shutil.copytree(EXAMPLES / "snapshots", tmp_path / "snaps")
-    code = main(
-        ["--no-config", "lint", str(tmp_path / "dcd.yaml"), "--checkpoint", str(tmp_path / "snaps")]
+    dgd = v1beta1_dgd(
+        FRONTEND_BETA + decode_beta(), annotations='    nvidia.com/enable-grove: "false"\n'
     )
+    (tmp_path / "dgd.yaml").write_text(dgd)
+    (tmp_path / "snaps").mkdir()
+    shutil.copy(BASELINE, tmp_path / "snaps" / "decode.yaml")
+    snaps = str(tmp_path / "snaps")
+    assert main(["--no-config", "render", str(tmp_path / "dgd.yaml"), "--checkpoint", snaps]) == 0
+    text = capsys.readouterr().out
+    assert text.count(good) == 2  # the worker DCD's metadata and its pod template
+    (tmp_path / "dcd.yaml").write_text(text.replace(good, good[: -len(digest)] + changed))
+    code = main(["--no-config", "lint", str(tmp_path / "dcd.yaml"), "--checkpoint", snaps])
     out = capsys.readouterr().out
     assert code == 1
     lines = [line for line in out.splitlines() if "[binding-provenance]" in line]
