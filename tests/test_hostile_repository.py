@@ -470,19 +470,35 @@ def test_reports_escape_what_names_carry(tmp_path: Path, name: str, fmt: str) ->
 
 
 # --- 9. messages that name the real problem ----------------------------------------------
+# render checks the DGD against its CRD's schema first, as the API server does before the
+# webhooks; the operator's admission (its webhook decoding the DGD into Go types) refuses
+# the same inputs on its own, so each case is asserted on both paths.
+
+MESSAGE_CASES = [
+    # The CRD declares replicas `format: int32` (at most 2^31 - 1) and Go decodes it into
+    # an int32: 2^31 is refused as out of range, not read as a negative number
+    (
+        "repo-dgd-replicas-int32.yaml",
+        ":45:17: $.spec.components[2].replicas: must be at most 2147483647; got 2147483648",
+        45,
+        "json: cannot unmarshal number 2147483648 into Go struct field"
+        " DynamoGraphDeployment.spec.components.2.replicas of type int32",
+    ),
+    # Kubernetes' ObjectMeta.Name is a string: 123 is a type error, not an empty name
+    (
+        "repo-dgd-name-number.yaml",
+        ":6:9: $.metadata.name: must be a string, not an integer",
+        6,
+        "json: cannot unmarshal number into Go struct field"
+        " DynamoGraphDeployment.metadata.name of type string",
+    ),
+]
 
 
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        # Go decodes replicas into an int32: 2^31 is refused as out of range, not negative
-        (
-            "repo-dgd-replicas-int32.yaml",
-            ":45:17: spec.components.2.replicas 2147483648 is out of range: the field is a"
-            " 32-bit integer (at most 2147483647)",
-        ),
-        # Kubernetes' ObjectMeta.Name is a string: 123 is a type error, not an empty name
-        ("repo-dgd-name-number.yaml", ":6:9: metadata.name must be a string, not the number 123"),
+        *[(name, message) for name, message, _, _ in MESSAGE_CASES],
         (
             "repo-dgd-kind-misspelt.yaml",
             ":4:7: kind 'DynamoGraphDeploymnet' is not DynamoGraphDeployment",
@@ -494,6 +510,22 @@ def test_render_messages_name_the_problem(name: str, expected: str) -> None:
     result = invoke("--no-config", "render", path, "--checkpoint", SNAPSHOTS)
     assert result.exit_code == 2, result.output
     assert result.output.startswith(f"dynamo-render: error: {path}{expected}"), result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("name", "line", "refusal"), [(n, ln, r) for n, _, ln, r in MESSAGE_CASES])
+def test_admission_refuses_what_the_schema_refuses(name: str, line: int, refusal: str) -> None:
+    # The refusal text is the pinned operator's, from
+    # `../shared/operator-oracle/oracle render FILE --namespace dynamo-prod` (exit 3).
+    from renderer.errors import InputError
+    from renderer.render import render
+    from renderer.source import load_paths
+
+    (dgd,) = load_paths([str(HOSTILE / name)])
+    with pytest.raises(InputError) as caught:
+        render(dgd, [])
+    assert caught.value.message == f"decode DGD: {refusal}"
+    assert (caught.value.file, caught.value.line) == (str(HOSTILE / name), line)
 
 
 def _signed(repo: Path) -> Path:
