@@ -31,6 +31,7 @@ RULE_MODULES: dict[str, str] = {
     "checkpoint-unverifiable": "checkpoint_unverifiable",
     "checkpoint-invalid": "checkpoint_invalid",
     "checkpoint-untrusted": "checkpoint_untrusted",
+    "checkpoint-outdated": "checkpoint_outdated",
     "render-drift": "render_drift",
     "schema": "schema",
 }
