@@ -242,3 +242,51 @@ def test_the_rule_is_listed_and_explained() -> None:
     assert listed.exit_code == 0 and RULE in listed.output
     explained = runner.invoke(cli, ["--no-config", "lint", "--explain", RULE])
     assert explained.exit_code == 0 and "DGDCheckpointID" in explained.output
+
+
+def test_a_workload_without_its_worker_hash_label_is_not_passed(tmp_path: Path) -> None:
+    workload, snapshot = copy_examples(tmp_path, "dcd")
+    label = re.compile(rf"^ +nvidia\.com/dynamo-worker-hash: {OLD_HASH}\n", re.MULTILINE)
+    text, removed = label.subn("", workload.read_text())
+    assert removed == 4  # metadata and pod template, of the decode and the prefill worker
+    workload.write_text(text)
+    _, findings = lint(str(workload), str(snapshot))
+    found = ours(findings)
+    assert [(f["line"], f["column"], f["severity"]) for f in found] == [
+        (*value_at(workload, BINDING), "warning")
+    ]
+    assert "nvidia.com/dynamo-worker-hash" in str(found[0]["message"])
+
+
+def test_an_unreadable_checkpoint_id_is_not_passed(tmp_path: Path) -> None:
+    """status of the wrong type: the ID cannot be read, so the check says it did not run."""
+    workload, snapshot = copy_examples(tmp_path, "dcd")
+    text = snapshot.read_text()
+    snapshot.write_text(text[: text.index("\nstatus:\n")] + "\nstatus: garbage\n")
+    code, findings = lint(str(workload), str(snapshot))
+    found = ours(findings)
+    assert code == 1  # the snapshot does not decode: other rules' errors
+    assert [(f["line"], f["column"], f["severity"]) for f in found] == [
+        (*value_at(workload, BINDING), "warning")
+    ]
+    assert "cannot be read" in str(found[0]["message"])
+
+
+def test_the_snapshot_the_operator_reads_is_pointed_at_when_present(tmp_path: Path) -> None:
+    """Both captures are committed; the workload still names the old one."""
+    workload, snapshot = copy_examples(tmp_path, "dcd", NEW_HASH)
+    wanted = operator_name(NEW_HASH)
+    old_id = SNAPSHOT.stem.removeprefix("checkpoint-")
+    fresh = snapshot.parent / f"{wanted}.yaml"
+    text = SNAPSHOT.read_text().replace(old_id, wanted.removeprefix("checkpoint-"))
+    fresh.write_text(text.replace(OLD_HASH, NEW_HASH))
+    code, findings = lint(str(workload), str(snapshot.parent))
+    found = ours(findings)
+    assert code == 1
+    assert [(f["file"], f["line"]) for f in found] == [
+        (str(workload), value_at(workload, BINDING)[0]),
+        (str(snapshot), value_at(snapshot, "  name: ")[0]),
+    ]
+    assert f"that snapshot is at {fresh}:{value_at(fresh, '  name: ')[0]}" in str(
+        found[0]["message"]
+    )

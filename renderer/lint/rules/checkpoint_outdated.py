@@ -145,7 +145,19 @@ def _check_workload(
         also = _present(ctx, namespace, wanted)
         snap_path: Path = ("metadata", "name")
     else:
-        found_id = checkpoint_id_of(snap.obj.data)
+        try:
+            found_id = checkpoint_id_of(snap.obj.data)
+        except (AttributeError, TypeError, ValueError) as exc:  # a snapshot Go cannot decode
+            yield finding_at(
+                obj,
+                path,
+                rule=ID,
+                severity=WARNING,
+                message=f"could not check that the operator restores {workload.label} from"
+                f" checkpoint {given}: its checkpoint ID cannot be read ({exc})",
+                hint=UNCHECKED_HINT,
+            )
+            return
         if found_id == expected:
             return
         why = f"its checkpoint ID is {found_id}, not {expected}, and the operator refuses it"
