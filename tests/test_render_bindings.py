@@ -146,11 +146,24 @@ def test_a_manual_checkpoint_needs_no_binding() -> None:
         assert "qwen3-06b-bf16" in json.dumps(objects)  # the operator's restore metadata
 
 
-def test_a_broken_automatic_checkpoint_is_refused() -> None:
-    # vector 51: an ID label but no automatic marker: the operator's reason, located
+def test_a_checkpoint_without_the_marker_is_manual_whatever_its_labels() -> None:
+    # vector 51: the ID label but no automatic marker. The operator tests only the marker
+    # (annotations[nvidia.com/dynamo-auto-checkpoint] == "true"), and its pod webhook
+    # restores from such a checkpoint (its own test table's are labelled, unmarked): manual,
+    # so the component restores from it with no binding
     text = v1beta1_dgd(FRONTEND_BETA + decode_beta(), extra_spec=VLLM)
-    with pytest.raises(BindingError, match="is not marked automatic"):
-        _render(text, "dcd", NOT_AUTOMATIC)
+    for target in ("dcd", "grove"):
+        objects = _render(text, target, NOT_AUTOMATIC)
+        assert BINDING_KEY not in json.dumps(objects)
+        assert BINDINGS_MAP_KEY not in json.dumps(objects)
+        assert f'"{CHECKPOINT_NAME_KEY}": "checkpoint-9f1e2d3c4b5a6978"' in json.dumps(objects)
+
+
+def test_a_broken_automatic_checkpoint_is_refused() -> None:
+    # vector 53: marked automatic but without its ID label: the Go-computed reason
+    text = v1beta1_dgd(FRONTEND_BETA + decode_beta(), extra_spec=VLLM)
+    with pytest.raises(BindingError, match=r"automatic checkpoint \S+ ID label is missing"):
+        _render(text, "dcd", VECTORS / "53-error-missing-id-label.input.yaml")
 
 
 def test_a_checkpointed_component_that_is_no_worker_is_not_bound() -> None:

@@ -15,8 +15,8 @@ from render_support import (
     HOSTILE,
     MINIMAL_NAME,
     MISSING_UID,
-    NOT_AUTOMATIC,
     REPO,
+    VECTORS,
     decode_beta,
     v1beta1_dgd,
 )
@@ -56,7 +56,12 @@ CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
     "checkpoint-ref-no-snapshot": (SINGLE, []),
     "two-candidates": (SINGLE, [(BASELINE, "a.yaml"), (BASELINE_TWIN, "b.yaml")]),
     "unbindable-missing-uid": (SINGLE, [(MISSING_UID, "a.yaml")]),
-    "unbindable-not-automatic": (SINGLE, [(NOT_AUTOMATIC, "a.yaml")]),
+    # marked automatic, without its ID label: a broken automatic checkpoint (vector 53's
+    # Go-computed error); one without the marker is manual and renders unbound instead
+    "unbindable-missing-id-label": (
+        SINGLE,
+        [(VECTORS / "53-error-missing-id-label.input.yaml", "a.yaml")],
+    ),
     "binding-error-wrong-type": (
         v1beta1_dgd(decode_beta(checkpoint=f"          checkpointRef: {MINIMAL_NAME}\n")),
         [(HOSTILE / "image-as-number.yaml", "a.yaml")],

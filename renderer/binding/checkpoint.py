@@ -145,16 +145,24 @@ def checkpoint_from_object(obj: SourceObject) -> Checkpoint:
 
 
 def is_manual(obj: SourceObject) -> bool:
-    """A manual checkpoint: neither the automatic marker nor a checkpoint-ID label (one the
-    operator did not create for a component, named by checkpointRef). It carries no binding;
-    a checkpoint with one of the two but not both is a broken automatic one."""
+    """A manual checkpoint: one without the automatic marker exactly "true".
+
+    The operator's one test for an automatic checkpoint is that annotation (its reconcilers
+    and the DynamoCheckpoint controller all ask `annotations[marker] == "true"`); the
+    checkpoint-ID label is no part of it: its pod webhook restores from any Ready
+    checkpoint, labelled or not, and its test table's checkpoints carry the label and no
+    marker. A manual checkpoint is never bound and needs no binding. Annotations (or a
+    marker) of the wrong JSON type are not manual: binding reports them, located."""
     metadata = obj.data.get("metadata")
-    metadata = metadata if isinstance(metadata, dict) else {}
+    if not isinstance(metadata, dict):
+        return metadata is None
     annotations = metadata.get("annotations")
-    labels = metadata.get("labels")
-    return not (isinstance(annotations, dict) and AUTO_MARKER_KEY in annotations) and not (
-        isinstance(labels, dict) and CHECKPOINT_ID_LABEL in labels
-    )
+    if annotations is None:
+        return True
+    if not isinstance(annotations, dict):
+        return False
+    marker = annotations.get(AUTO_MARKER_KEY)
+    return marker is None or (isinstance(marker, str) and marker != "true")
 
 
 def unbindable_reason(cp: Checkpoint) -> str | None:

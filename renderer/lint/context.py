@@ -165,8 +165,6 @@ class LintContext:
                 f"no captured checkpoint {where} for {workload.label}"
                 " (pass the snapshot with --checkpoint)",
             )
-        if snap.manual:
-            return Resolution(name, snap, None, None, manual=True)
         if snap.conflict is not None:
             return Resolution(
                 name,

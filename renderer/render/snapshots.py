@@ -15,8 +15,8 @@ it. Without a uid the name cannot be computed: the labelled snapshot is used, wi
 warning that the check could not run.
 
 Only automatic checkpoints of worker-class components are bound; a manual checkpoint (one
-named by `checkpointRef` with neither the automatic marker nor a checkpoint-ID label,
-renderer.binding.checkpoint.is_manual) needs no binding.
+without the automatic marker `nvidia.com/dynamo-auto-checkpoint: "true"`, the operator's
+own test, renderer.binding.checkpoint.is_manual) needs no binding, whatever its labels.
 """
 
 from __future__ import annotations
@@ -217,7 +217,8 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
 
 
 def _automatic(cp: Checkpoint) -> bool:
-    """Bound unless manual (a broken automatic checkpoint fails binding, with its reason)."""
+    """Bound unless manual (a broken automatic one, marked but without its uid, generation or
+    ID label, fails binding with its reason)."""
     from renderer.binding.checkpoint import is_manual
 
     return not is_manual(cp.source)

@@ -36,7 +36,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if not workload.checkpointed or workload.misplaced is not None:
             continue
         resolution = ctx.resolve(workload)
-        if resolution.expected is not None or resolution.manual:
+        if resolution.expected is not None:
             continue
         if resolution.manual and all(copy.value is None for copy in workload.copies):
             continue  # a manual checkpoint, and no binding to verify: nothing unknown
