@@ -68,6 +68,23 @@ def _live(obj: dict[str, Any], number: int, *, managed_fields: bool) -> dict[str
     return live
 
 
+class _KubectlDumper(yaml.SafeDumper):
+    """PyYAML quotes what YAML 1.1 reads as a boolean, except `y`/`n`, which kubectl's YAML
+    (go-yaml) also reads as one and so quotes: an env value `"n"` stays a string."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = '"' if value in {"y", "Y", "n", "N"} else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_KubectlDumper.add_representer(str, _represent_str)
+
+
+def _dump(data: Any) -> str:
+    return yaml.dump(data, Dumper=_KubectlDumper, sort_keys=True)
+
+
 def _committed(name: str) -> list[dict[str, Any]]:
     return [d for d in yaml.safe_load_all((COMMITTED / name).read_text()) if d]
 
@@ -76,8 +93,8 @@ def _export(objects: list[dict[str, Any]], *, as_list: bool, managed_fields: boo
     live = [_live(o, n, managed_fields=managed_fields) for n, o in enumerate(objects)]
     if as_list:  # one `kind: List`, keys sorted as kubectl prints them
         listed = {"apiVersion": "v1", "items": live, "kind": "List", "metadata": {}}
-        return yaml.safe_dump(listed, sort_keys=True)
-    return "---\n".join(yaml.safe_dump(o, sort_keys=True) for o in live)
+        return _dump(listed)
+    return "---\n".join(_dump(o) for o in live)
 
 
 def _lint(path: Path, capsys: pytest.CaptureFixture[str], *dgd: str) -> tuple[int, Any]:
