@@ -18,8 +18,10 @@ and `nvidia.com/dynamo-component` labels (a PodCliqueSet: its name), the worker 
 its `nvidia.com/dynamo-worker-hash` label. With `--dgd`, a workload of that DGD takes the
 worker hash of a fresh render instead, and a component the DGD names by `checkpointRef` is
 not checked (the operator reads that name, whatever it is). Without `--dgd` the automatic
-lookup is assumed for an automatic checkpoint. When the uid (or another input) is missing,
-the check cannot run: a warning says so (an error with `--strict`), never a silent pass.
+lookup is assumed for an automatic checkpoint: a committed workload does not show whether
+its DGD names the checkpoint by `checkpointRef`, so lint such a DGD with `--dgd`. When the
+uid (or another input) is missing, the check cannot run: a warning says so (an error with
+`--strict`), never a silent pass.
 Manual checkpoints are never bound and are not checked. Not fixed by `--fix`: capture the
 component again, or render again with the snapshot the operator reads.
 
