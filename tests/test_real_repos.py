@@ -4,8 +4,16 @@ folders of DGDs, config entries with `namespace:` and a folder, and `lint` over 
 with a Helm chart and kustomize files beside the manifests.
 
 Expected names follow the operator's rule (a DCD is `<dgd name>-<lower-cased component>`,
-a worker's with `-<worker hash>` appended when known) and are worked out here from the
-input files, read with PyYAML, never from the tool's output.
+a worker's with `-<worker hash>` appended when known; DCDs sorted by name, as the operator
+lists them) and are worked out here from the input files, read with PyYAML, never from the
+tool's output.
+
+As shipped, most of these files name the image `...:my-tag` (or `${DYNAMO_IMAGE}`): the
+operator's validating webhook refuses a main container image without a semantic-version
+tag, so they are exit 2 with the operator's reason (the oracle's, recorded in
+tests/operator/goldens/upstream-dgds/) at the field. A user replaces the placeholder with the
+release tag they deploy; the tests that render do the same, exactly as those goldens pin
+their `.tagged` variants (checked against the golden inputs).
 """
 
 from __future__ import annotations
@@ -26,6 +34,76 @@ UPSTREAM_FILES = sorted(UPSTREAM.glob("*.yaml"))
 THREE = UPSTREAM / "global_planner-global-planner-gpu-budget.yaml"
 WORKER_TYPES = {"worker", "prefill", "decode"}
 DCD = "DynamoComponentDeployment"
+GOLDENS = Path(__file__).parent / "operator" / "goldens" / "upstream-dgds"
+
+# The placeholders of upstream's images and what a user deploys instead, as
+# tests/operator/goldens/upstream-dgds/README.md pins them for the `.tagged` cases.
+RELEASE_TAG = "1.3.0"
+PLACEHOLDERS = (
+    (
+        re.compile(r"(image:\s*)\$\{[A-Za-z_]+\}"),
+        rf"\g<1>nvcr.io/nvidia/ai-dynamo/vllm-runtime:{RELEASE_TAG}",
+    ),
+    (re.compile(r"(image:\s*)<your-registry>/"), r"\g<1>registry.example.com/"),
+    (re.compile(r"(image:\s*\S+):(my-tag|<IMAGE_TAG>|latest)\b"), rf"\g<1>:{RELEASE_TAG}"),
+)
+
+
+def _as_deployed(text: str) -> str:
+    """`text` with upstream's placeholder image tags replaced by a release tag."""
+    for pattern, replacement in PLACEHOLDERS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _deployed(path: Path, into: Path) -> Path:
+    """A copy of upstream file `path` at `into`, with its images tagged as deployed."""
+    into.parent.mkdir(parents=True, exist_ok=True)
+    into.write_text(_as_deployed(path.read_text()))
+    return into
+
+
+def _golden_cases(path: Path) -> list[str]:
+    """The golden case of every document of upstream file `path` that is a DGD, in order
+    (from the fixtures' README, which names the upstream path, and the goldens' index)."""
+    table = (UPSTREAM / "README.md").read_text()
+    found = re.search(rf"^\| `{re.escape(path.name)}` \| `([^`]+)`", table, re.M)
+    assert found, path.name
+    upstream_path = found.group(1)
+    cases = []
+    for line in (GOLDENS / "sources.txt").read_text().splitlines():
+        case, _, source = line.partition(" ")
+        if source.endswith(")"):
+            continue  # a variant (`.tagged`, `.checkpoint`) of a case listed too
+        if source.rpartition("#")[0] == upstream_path:
+            cases.append((int(source.rpartition("#")[2]), case))
+    return [case for _, case in sorted(cases)]
+
+
+def _refusal(path: Path) -> str | None:
+    """The oracle's refusal of the first DGD of `path` as shipped, or None if it renders."""
+    first = GOLDENS / _golden_cases(path)[0] / "expected-error.txt"
+    return first.read_text().strip() if first.exists() else None
+
+
+def _field_mark(text: str, document: int, field: str) -> tuple[int, int]:
+    """1-based line and column of `field` (`spec.components[0].x`) in the `document`-th
+    YAML document of `text`: its key, else its nearest present ancestor (a list item: the
+    item itself), as kubectl and the API server name the field of a refusal."""
+    node = list(yaml.compose_all(text))[document]
+    mark = node.start_mark
+    for part in re.findall(r"[^.\[\]]+", field):
+        if isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
+            node = node.value[int(part)]
+            mark = node.start_mark
+        elif isinstance(node, yaml.MappingNode):
+            pairs = [(k, v) for k, v in node.value if k.value == part]
+            if not pairs:
+                break
+            mark, node = pairs[0][0].start_mark, pairs[0][1]
+        else:
+            break
+    return mark.line + 1, mark.column + 1
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -62,24 +140,86 @@ def _check_dcd(obj: dict[str, Any], expected: tuple[str, str, str], namespace: s
     assert meta["labels"]["nvidia.com/dynamo-graph-deployment-name"] == dgd
 
 
+def _label(obj: dict[str, Any], key: str) -> str:
+    return str(obj["metadata"]["labels"][f"nvidia.com/{key}"])
+
+
+def _check_dcds(
+    objects: list[dict[str, Any]], expected: list[tuple[str, str, str]], namespace: str
+) -> None:
+    """`objects` are the DCDs of `expected`'s components: DGD by DGD in input order, each
+    DGD's sorted by name (the operator's order), its workers all with one worker hash."""
+    dgds = list(dict.fromkeys(d for d, _, _ in expected))
+    count = {d: sum(1 for e in expected if e[0] == d) for d in dgds}
+    assert [_label(o, "dynamo-graph-deployment-name") for o in objects] == [
+        d for d in dgds for _ in range(count[d])
+    ]
+    for dgd in dgds:
+        mine = [o for o in objects if _label(o, "dynamo-graph-deployment-name") == dgd]
+        names = [o["metadata"]["name"] for o in mine]
+        assert names == sorted(names)
+        wanted = {c: (d, c, kind) for d, c, kind in expected if d == dgd}
+        assert sorted(_label(o, "dynamo-component") for o in mine) == sorted(wanted)
+        for obj in mine:
+            _check_dcd(obj, wanted[_label(obj, "dynamo-component")], namespace)
+        hashes = {
+            o["metadata"]["name"].rsplit("-", 1)[1]
+            for o in mine
+            if wanted[_label(o, "dynamo-component")][2] in WORKER_TYPES
+        }
+        assert len(hashes) <= 1, hashes
+
+
 def _stream(out: str) -> tuple[list[str], list[dict[str, Any]]]:
     sources = re.findall(r"(?m)^# Source: (.*)$", out)
     return sources, [d for d in yaml.safe_load_all(out) if d]
 
 
 @pytest.mark.parametrize("path", UPSTREAM_FILES, ids=[p.stem for p in UPSTREAM_FILES])
-def test_upstream_file_renders_with_namespace(
+def test_upstream_file_as_shipped_with_namespace(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert path.read_text().startswith("# SPDX-FileCopyrightText:")  # copied as upstream has it
+    """With -n the namespace is no longer what is missing: the operator's webhook decides.
+    A placeholder image tag is its refusal, at the field it names; a release tag renders."""
+    text = path.read_text()
+    assert text.startswith("# SPDX-FileCopyrightText:")  # copied as upstream has it
     code, out, err = _run(capsys, "render", str(path), "-n", "team-a", "--target", "dcd")
+    refusal = _refusal(path)
+    if refusal is None:
+        assert code == 0, err
+        sources, objects = _stream(out)
+        assert sources == [str(path)] * len(objects)
+        _check_dcds(objects, _components(path), "team-a")
+        return
+    assert (code, out) == (2, ""), err
+    assert "runtimeVersionOverride: Required value" in refusal  # the placeholder tag's reason
+    kinds = [d.get("kind") if d else None for d in yaml.safe_load_all(text)]
+    document = kinds.index("DynamoGraphDeployment")
+    field = re.search(r"(spec\.[^:]+): ", refusal)
+    assert field, refusal
+    line, column = _field_mark(text, document, field.group(1))
+    assert err == f"dynamo-render: error: {path}:{line}:{column}: {refusal}\n"
+
+
+@pytest.mark.parametrize("path", UPSTREAM_FILES, ids=[p.stem for p in UPSTREAM_FILES])
+def test_upstream_file_with_a_release_tag_renders_with_namespace(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deployed = _deployed(path, tmp_path / path.name)
+    # the same inputs as the oracle's goldens: each DGD is its `.tagged` case (or, with a
+    # release tag already, its own)
+    documents = [d for d in yaml.safe_load_all(deployed.read_text()) if d]
+    dgds = [d for d in documents if d["kind"] == "DynamoGraphDeployment"]
+    for doc, case in zip(dgds, _golden_cases(path), strict=True):
+        golden = GOLDENS / f"{case}.tagged"
+        golden = golden if golden.exists() else GOLDENS / case
+        assert doc == yaml.safe_load(golden.joinpath("dgd.yaml").read_text()), case
+        assert golden.joinpath("worker-hash.txt").exists(), case  # the oracle renders it
+    code, out, err = _run(capsys, "render", str(deployed), "-n", "team-a", "--target", "dcd")
     assert code == 0, err
     sources, objects = _stream(out)
-    expected = _components(path)
-    assert len(objects) == len(expected)
-    assert sources == [str(path)] * len(expected)
-    for obj, want in zip(objects, expected, strict=True):
-        _check_dcd(obj, want, "team-a")
+    assert sources == [str(deployed)] * len(objects)
+    _check_dcds(objects, _components(path), "team-a")
 
 
 @pytest.mark.parametrize("path", UPSTREAM_FILES[:3], ids=[p.stem for p in UPSTREAM_FILES[:3]])
@@ -99,7 +239,7 @@ def test_upstream_file_without_namespace_is_refused_at_its_metadata(
 def test_a_dgd_in_another_namespace_is_refused_at_its_namespace(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = (UPSTREAM / "backends-vllm-agg.yaml").read_text()
+    text = _as_deployed((UPSTREAM / "backends-vllm-agg.yaml").read_text())
     text = text.replace("  name: vllm-agg\n", "  name: vllm-agg\n  namespace: staging\n", 1)
     (tmp_path / "dgd.yaml").write_text(text)
     line = text.splitlines().index("  namespace: staging") + 1
@@ -122,35 +262,42 @@ def test_an_invalid_namespace_option_is_a_usage_error(capsys: pytest.CaptureFixt
 def test_three_dgds_in_one_file_beside_other_kinds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    kinds = [d["kind"] for d in yaml.safe_load_all(THREE.read_text()) if d]
+    three = _deployed(THREE, tmp_path / THREE.name)
+    kinds = [d["kind"] for d in yaml.safe_load_all(three.read_text()) if d]
     assert kinds.count("DynamoGraphDeployment") == 3 and len(kinds) == 5
-    expected = _components(THREE)
+    expected = _components(three)
     assert [d for d, _, _ in expected][:: len(expected) - 1][0] == "gp-ctrl"
-    code, out, err = _run(capsys, "render", str(THREE), "-n", "team-a")
+    args = ("render", str(three), "-n", "team-a", "--target", "dcd")
+    code, out, err = _run(capsys, *args)
     assert code == 0, err
     assert "ClusterRoleBinding" not in err and "PersistentVolumeClaim" not in err
     _, objects = _stream(out)
-    assert [
-        o["metadata"]["labels"]["nvidia.com/dynamo-graph-deployment-name"] for o in objects
-    ] == [d for d, _, _ in expected]
-    for obj, want in zip(objects, expected, strict=True):
-        _check_dcd(obj, want, "team-a")
+    _check_dcds(objects, expected, "team-a")
     # -o DIR: one file per object, as for one DGD
-    code, out, err = _run(capsys, "render", str(THREE), "-n", "team-a", "-o", str(tmp_path / "o"))
+    code, out, err = _run(capsys, *args, "-o", str(tmp_path / "o"))
     assert code == 0, err
     written = sorted(p.name for p in (tmp_path / "o").iterdir())
     assert written == sorted(
         f"dynamocomponentdeployment-{o['metadata']['name']}.yaml" for o in objects
     )
     assert out.count("wrote ") == len(expected)
+    # without --target, what the operator creates: Grove (none asks for it off), one
+    # PodCliqueSet per DGD, named after it
+    code, out, err = _run(capsys, "render", str(three), "-n", "team-a")
+    assert code == 0, err
+    pcs = _stream(out)[1]
+    assert [(o["kind"], o["metadata"]["name"]) for o in pcs] == [
+        ("PodCliqueSet", d) for d in dict.fromkeys(d for d, _, _ in expected)
+    ]
+    assert {o["metadata"]["namespace"] for o in pcs} == {"team-a"}
 
 
 def _deploy_folder(root: Path) -> list[Path]:
     """deploy/ with two upstream files (one in a sub-folder) and a Helm chart beside them."""
     deploy = root / "deploy"
     (deploy / "vllm").mkdir(parents=True)
-    shutil.copy(UPSTREAM / "backends-sglang-agg.yaml", deploy / "b-sglang.yaml")
-    shutil.copy(THREE, deploy / "vllm" / "planner.yaml")
+    _deployed(UPSTREAM / "backends-sglang-agg.yaml", deploy / "b-sglang.yaml")
+    _deployed(THREE, deploy / "vllm" / "planner.yaml")
     _helm_chart(deploy / "chart")
     return [deploy / "b-sglang.yaml", deploy / "vllm" / "planner.yaml"]  # sorted walk order
 
@@ -170,24 +317,24 @@ def test_a_folder_of_dgds_renders_every_one_in_file_then_document_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     files = _deploy_folder(tmp_path)
-    code, out, err = _run(capsys, "render", str(tmp_path / "deploy"), "-n", "team-a")
+    args = ("render", str(tmp_path / "deploy"), "-n", "team-a", "--target", "dcd")
+    code, out, err = _run(capsys, *args)
     assert code == 0, err
     sources, objects = _stream(out)
     expected = [(f, c) for f in files for c in _components(f)]
     assert sources == [str(f) for f, _ in expected]
-    for obj, (_, want) in zip(objects, expected, strict=True):
-        _check_dcd(obj, want, "team-a")
+    _check_dcds(objects, [c for _, c in expected], "team-a")
 
 
 def test_config_entries_take_a_namespace_and_a_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     files = _deploy_folder(tmp_path)
-    shutil.copy(UPSTREAM / "backends-vllm-agg.yaml", tmp_path / "agg.yaml")
+    _deployed(UPSTREAM / "backends-vllm-agg.yaml", tmp_path / "agg.yaml")
     (tmp_path / ".git").mkdir()
     (tmp_path / ".dynamo-render.yaml").write_text(
         "apiVersion: dynamo-render/v1\nkind: Config\nrender:\n"
-        "  - dgd: deploy\n    namespace: team-a\n    output: rendered/deploy\n"
+        "  - dgd: deploy\n    namespace: team-a\n    target: dcd\n    output: rendered/deploy\n"
         "  - dgd: agg.yaml\n    namespace: team-b\n    output: rendered/agg\n"
     )
     monkeypatch.chdir(tmp_path)
@@ -243,7 +390,7 @@ def test_config_namespace_against_a_dgd_in_another_names_the_entry(
 
 
 def test_lint_dgd_takes_the_namespace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    dgd = str(UPSTREAM / "backends-vllm-agg.yaml")
+    dgd = str(_deployed(UPSTREAM / "backends-vllm-agg.yaml", tmp_path / "agg.yaml"))
     code, _, err = _run(capsys, "render", dgd, "-n", "team-a", "-o", str(tmp_path / "r"))
     assert code == 0, err
     code, out, err = _run(capsys, "lint", str(tmp_path / "r"), "--dgd", dgd, "-n", "team-a")
@@ -308,14 +455,27 @@ def test_snapshots_are_shared_by_the_dgds_of_a_folder(
 ) -> None:
     """A snapshot one DGD restores from is not 'unused' because another DGD of the folder
     does not use it; one that no DGD uses is reported once."""
-    from render_support import MINIMAL, expected_binding
+    from render_support import (
+        BASELINE,
+        FRONTEND_BETA,
+        MINIMAL,
+        decode_beta,
+        expected_binding,
+        v1beta1_dgd,
+    )
 
     deploy = tmp_path / "deploy"
     deploy.mkdir()
-    shutil.copy(EXAMPLES / "llama-disagg-v1beta1" / "dgd.yaml", deploy / "a-llama.yaml")
-    shutil.copy(UPSTREAM / "backends-vllm-agg.yaml", deploy / "b-agg.yaml")
+    # its decode worker restores from reference vector 02 by checkpointRef (DCDs: Grove off)
+    (deploy / "a-llama.yaml").write_text(
+        v1beta1_dgd(
+            FRONTEND_BETA + decode_beta(), annotations='    nvidia.com/enable-grove: "false"\n'
+        )
+    )
+    _deployed(UPSTREAM / "backends-vllm-agg.yaml", deploy / "b-agg.yaml")
     snaps = tmp_path / "snaps"
-    shutil.copytree(EXAMPLES / "snapshots", snaps)
+    snaps.mkdir()
+    shutil.copy(BASELINE, snaps / "decode.yaml")
     args = ["render", str(deploy), "-n", "dynamo-prod", "--checkpoint", str(snaps)]
     code, out, err = _run(capsys, *args)
     assert code == 0, err
@@ -326,4 +486,7 @@ def test_snapshots_are_shared_by_the_dgds_of_a_folder(
     assert code == 0, err
     unused = [line for line in err.splitlines() if "matches no checkpoint-enabled" in line]
     assert len(unused) == 1
-    assert "checkpoint dynamo-prod/checkpoint-a1b2c3d4" in unused[0]
+    assert unused[0].endswith(
+        "checkpoint dynamo-prod/checkpoint-a1b2c3d4 matches no checkpoint-enabled component"
+        " of the DGDs rendered"
+    )

@@ -177,7 +177,11 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
         # validating webhook (and before the controller looks for checkpoints).
         check_fields(dgd, schemas)
         check_inputs([dgd], schemas)
-        result = render(dgd, checkpoints, target=args.target, config=args.operator)
+        # A snapshot one DGD uses is not "unused" for the others: that warning is given
+        # once, below, for the snapshots none of them uses.
+        result = render(
+            dgd, checkpoints, target=args.target, config=args.operator, warn_unused=False
+        )
         used.update(id(obj) for obj in result.checkpoints)
         files.update(result.checkpoint_files)
         warnings.extend(result.warnings)

@@ -8,7 +8,8 @@ only there, render places the checkpoint binding annotations (renderer.render.pl
 
 Public surface:
 
-- `render(dgd, checkpoints, *, target=None, namespace=None, config=None) -> RenderResult`:
+- `render(dgd, checkpoints, *, target=None, namespace=None, config=None, warn_unused=True)
+  -> RenderResult`:
   `target` "grove" or "dcd" picks the object set; None takes the operator's workload
   provider (the `nvidia.com/workload-provider` the defaulting webhook sets: grove unless
   the DGD says `nvidia.com/enable-grove: "false"`). `namespace` is used when the DGD has
@@ -118,8 +119,10 @@ def render(
     target: str | None = None,
     namespace: str | None = None,
     config: OperatorConfig | None = None,
+    warn_unused: bool = True,
 ) -> RenderResult:
-    """Render `dgd` bound to the snapshots the operator resolves (see the module docstring)."""
+    """Render `dgd` bound to the snapshots the operator resolves (see the module docstring).
+    `warn_unused=False`: no warning for a snapshot none of its components restores from."""
     from renderer.operator_settings import default_operator_config
 
     if target is not None and target not in TARGETS:
@@ -130,7 +133,7 @@ def render(
     # operator with checkpointing enabled, and the gate changes nothing for the others.
     admitted, warnings = _admit(dgd, ns, _checkpointing(base))
     cfg = _checkpointing(base) if _checkpoints_anything(admitted) else base
-    return _render_admitted(dgd, admitted, checkpoints, target, ns, cfg, warnings)
+    return _render_admitted(dgd, admitted, checkpoints, target, ns, cfg, warnings, warn_unused)
 
 
 def checkpoint_names(
@@ -172,6 +175,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     namespace: str,
     cfg: OperatorConfig,
     warnings: list[str],
+    warn_unused: bool,
 ) -> RenderResult:
     from renderer.operator.admission.errors import AdmissionError
     from renderer.operator.render import OperatorRenderError, render_operator
@@ -181,7 +185,9 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
 
     try:
         worker_hash = _worker_hash(admitted)
-        resolution = resolve_snapshots(dgd, admitted, checkpoints, worker_hash, namespace)
+        resolution = resolve_snapshots(
+            dgd, admitted, checkpoints, worker_hash, namespace, warn_unused=warn_unused
+        )
         result = render_operator(
             admitted,
             cfg,

@@ -149,8 +149,12 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
     worker_hash: str,
     namespace: str,
     dgd_uid: str | None = None,
+    *,
+    warn_unused: bool = True,
 ) -> Resolution:
-    """Resolve every checkpoint-enabled component of the admitted DGD (see the docstring)."""
+    """Resolve every checkpoint-enabled component of the admitted DGD (see the docstring).
+    `warn_unused=False` leaves out the warning for a snapshot no component restores from
+    (a caller rendering several DGDs gives it once, for the snapshots none of them uses)."""
     # The binding package first: its checkpoint model imports its helpers.
     import renderer.binding  # noqa: F401
     from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint
@@ -207,7 +211,7 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                     " Ready checkpoint)"
                 )
         res.components[name] = Resolved(name, found, bound)
-    for cp in checkpoints:
+    for cp in checkpoints if warn_unused else ():
         if id(cp) not in used:
             res.warnings.append(
                 f"{_where(cp.source)}: checkpoint {cp.namespace}/{cp.name} matches no"
