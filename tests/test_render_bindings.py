@@ -159,6 +159,34 @@ def test_a_checkpoint_without_the_marker_is_manual_whatever_its_labels() -> None
         assert f'"{CHECKPOINT_NAME_KEY}": "checkpoint-9f1e2d3c4b5a6978"' in json.dumps(objects)
 
 
+ORACLE = HERE.parent.parent / "shared" / "operator-oracle" / "oracle"
+
+
+@pytest.mark.skipif(not ORACLE.exists(), reason=f"the operator oracle is not at {ORACLE}")
+def test_a_labelled_unmarked_checkpoint_renders_as_the_operator_renders_it(
+    tmp_path: Path,
+) -> None:
+    """The operator's own objects for vector 51 (resolved, restore metadata, no refusal)
+    are what render writes, unbound: nothing placed on top of them."""
+    import subprocess
+
+    import yaml
+
+    (tmp_path / "dgd.yaml").write_text(SINGLE)
+    args = ["render", str(tmp_path / "dgd.yaml"), "--checkpoint", str(NOT_AUTOMATIC)]
+    subprocess.run(
+        [str(ORACLE), *args, "--out", str(tmp_path / "out")],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    for target, name in (("dcd", "expected-dcds.yaml"), ("grove", "expected-pcs.yaml")):
+        expected = [d for d in yaml.safe_load_all((tmp_path / "out" / name).read_text()) if d]
+        ours = _render(SINGLE, target, NOT_AUTOMATIC)
+        strip = [{k: v for k, v in o.items() if k != "status"} for o in (*ours, *expected)]
+        assert strip[: len(ours)] == strip[len(ours) :], target
+
+
 def test_a_broken_automatic_checkpoint_is_refused() -> None:
     # vector 53: marked automatic but without its ID label: the Go-computed reason
     text = v1beta1_dgd(FRONTEND_BETA + decode_beta(), extra_spec=VLLM)
