@@ -375,7 +375,8 @@ Examples:
   # to stdout, one YAML stream
   dynamo-render render deploy/llama.dgd.yaml --checkpoint snapshots
 \b
-  # a DGD without metadata.namespace (like upstream's examples), into dynamo-prod
+  # a DGD without metadata.namespace (like upstream's examples, once their image
+  # tag names a release), into dynamo-prod
   dynamo-render render examples/backends/vllm/deploy/agg.yaml -n dynamo-prod
 \b
   # every DGD of a folder, one file per object
