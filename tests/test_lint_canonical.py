@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from lint_support import VECTOR_FIXTURES
 
 from renderer.cli import cli
 
@@ -34,7 +35,9 @@ KINDS = ["dcd-v1alpha1", "dcd-v1beta1", "pcs"]
 
 
 def run(*args: str) -> tuple[int, list[dict[str, object]]]:
-    result = CliRunner().invoke(cli, ["lint", "--format", "json", *args], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["lint", *VECTOR_FIXTURES, "--format", "json", *args], catch_exceptions=False
+    )
     return result.exit_code, json.loads(result.stdout)["findings"]
 
 
@@ -61,7 +64,9 @@ def test_noncanonical_is_malformed_once_and_fixed(kind: str, spelling: str, tmp_
         assert "not in canonical form" in message, message
         assert f'"{value}"' in message and f'"{GOOD}"' in message, message
         assert f["fix"], f  # fixable
-    result = CliRunner().invoke(cli, ["lint", str(target), "--checkpoint", SNAPSHOT, "--fix"])
+    result = CliRunner().invoke(
+        cli, ["lint", *VECTOR_FIXTURES, str(target), "--checkpoint", SNAPSHOT, "--fix"]
+    )
     assert result.exit_code == 1, result.output
     assert target.read_text() == clean  # the computed binding, in each line's own quoting
     assert run(str(target), "--checkpoint", SNAPSHOT) == (0, [])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from lint_support import VECTOR_FIXTURES
 
 from renderer.cli import cli
 
@@ -31,13 +32,17 @@ CANDIDATE = 'nvidia.com/dynamo-checkpoint-restore-candidate: "true"'
 
 def lint(*args: str) -> tuple[int, list[dict[str, object]]]:
     result = CliRunner().invoke(
-        cli, ["--no-config", "lint", "--format", "json", *args], catch_exceptions=False
+        cli,
+        ["--no-config", "lint", *VECTOR_FIXTURES, "--format", "json", *args],
+        catch_exceptions=False,
     )
     return result.exit_code, json.loads(result.stdout)["findings"]
 
 
 def fix(*args: str) -> int:
-    return CliRunner().invoke(cli, ["--no-config", "lint", "--fix", *args]).exit_code
+    return (
+        CliRunner().invoke(cli, ["--no-config", "lint", *VECTOR_FIXTURES, "--fix", *args]).exit_code
+    )
 
 
 def at(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from lint_support import VECTOR_FIXTURES
 
 from renderer.cli import cli
 
@@ -28,7 +29,9 @@ FIXABLE = [
 
 
 def lint(*args: str) -> int:
-    return CliRunner().invoke(cli, ["lint", *args], catch_exceptions=False).exit_code
+    return (
+        CliRunner().invoke(cli, ["lint", *VECTOR_FIXTURES, *args], catch_exceptions=False).exit_code
+    )
 
 
 def changed_lines(before: str, after: str) -> list[str]:
@@ -92,7 +95,7 @@ def test_unfixable_findings_are_left_and_reported(tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "dcd-v1beta1" / "binding-stale.yaml", target)
     before = target.read_bytes()
     # no snapshot: stale cannot be told, nothing is written
-    result = CliRunner().invoke(cli, ["lint", str(target), "--fix", "--strict"])
+    result = CliRunner().invoke(cli, ["lint", *VECTOR_FIXTURES, str(target), "--fix", "--strict"])
     assert result.exit_code == 1
     assert target.read_bytes() == before
     assert "checkpoint-unverifiable" in result.stdout

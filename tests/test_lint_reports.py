@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from lint_support import VECTOR_FIXTURES
 from syrupy.assertion import SnapshotAssertion
 
 from renderer.cli import cli
@@ -28,7 +29,16 @@ def at_root(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> 
 def run(fmt: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(
         cli,
-        ["--no-config", "lint", FIXTURE, "--checkpoint", SNAPSHOT, "--format", fmt],
+        [
+            "--no-config",
+            "lint",
+            *VECTOR_FIXTURES,
+            FIXTURE,
+            "--checkpoint",
+            SNAPSHOT,
+            "--format",
+            fmt,
+        ],
         catch_exceptions=False,
     )
     return result.exit_code, result.stdout, result.stderr
@@ -45,11 +55,15 @@ def test_report(fmt: str, snapshot: SnapshotAssertion) -> None:
 
 def test_text_report_in_colour(snapshot: SnapshotAssertion) -> None:
     """On a terminal (and without NO_COLOR) severities and rule names are coloured."""
-    from renderer.lint.engine import lint_objects
+    from lint_support import OUTDATED_RULE
+
+    from renderer.lint.engine import LintOptions, lint_objects
+    from renderer.lint.rules import RULE_MODULES
     from renderer.report import get_format
     from renderer.source import load_paths
 
-    result = lint_objects(load_paths([FIXTURE]), load_paths([SNAPSHOT]))
+    rules = [rule for rule in RULE_MODULES if rule != OUTDATED_RULE]
+    result = lint_objects(load_paths([FIXTURE]), load_paths([SNAPSHOT]), LintOptions(rules=rules))
     coloured = get_format("text")(result, color=True)
     assert coloured == snapshot
     plain = get_format("text")(result, color=False)

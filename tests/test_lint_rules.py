@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from lint_support import VECTOR_FIXTURES
 
 from renderer.cli import cli
 
@@ -96,7 +97,7 @@ CASES = [
 
 
 def run_lint(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["lint", *args], catch_exceptions=False)
+    result = CliRunner().invoke(cli, ["lint", *VECTOR_FIXTURES, *args], catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
 
 

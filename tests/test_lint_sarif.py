@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from lint_support import VECTOR_FIXTURES
 
 from renderer.cli import cli
 
@@ -31,11 +32,22 @@ PATHS = [
     "tests/hostile/generation-as-string.yaml",  # a snapshot that cannot be bound
 ]
 
+SARIF = ("--format", "sarif")
+
 
 def lint(fmt: str) -> tuple[int, str]:
     result = CliRunner().invoke(
         cli,
-        ["--no-config", "lint", *PATHS, "--checkpoint", SNAPSHOT, "--format", fmt],
+        [
+            "--no-config",
+            "lint",
+            *VECTOR_FIXTURES,
+            *PATHS,
+            "--checkpoint",
+            SNAPSHOT,
+            "--format",
+            fmt,
+        ],
         catch_exceptions=False,
     )
     return result.exit_code, result.stdout
@@ -123,7 +135,8 @@ def test_an_empty_run_validates(schema: dict[str, Any], tmp_path: Path) -> None:
 
     clean = "tests/fixtures/lint/dcd-v1beta1/clean.yaml"
     result = CliRunner().invoke(
-        cli, ["--no-config", "lint", clean, "--checkpoint", SNAPSHOT, "--format", "sarif"]
+        cli,
+        ["--no-config", "lint", *VECTOR_FIXTURES, clean, "--checkpoint", SNAPSHOT, *SARIF],
     )
     assert result.exit_code == 0
     log = json.loads(result.stdout)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from lint_support import OUTDATED_RULE
 
 from renderer.commands.lint import LintArgs, execute
 from renderer.errors import UsageError
@@ -24,13 +25,19 @@ SNAPSHOT = str(ROOT / "vectors" / "02-worker-baseline.input.yaml")
 def test_a_stale_binding_is_found_then_fixed_and_the_outcome_says_so(tmp_path: Path) -> None:
     target = tmp_path / "manifest.yaml"
     target.write_text((FIXTURES / "binding-stale.yaml").read_text())
-    found = run_lint(LintRequest(paths=[str(target)], checkpoints=[SNAPSHOT]))
+    found = run_lint(
+        LintRequest(paths=[str(target)], checkpoints=[SNAPSHOT], disabled_rules=[OUTDATED_RULE])
+    )
     assert {f.rule for f in found.findings} == {"binding-stale"}
     assert found.fix is None
     assert found.failed
     fixed = run_lint(
         LintRequest(
-            paths=[str(target)], checkpoints=[SNAPSHOT], fix=True, write_roots=[str(tmp_path)]
+            paths=[str(target)],
+            checkpoints=[SNAPSHOT],
+            fix=True,
+            write_roots=[str(tmp_path)],
+            disabled_rules=[OUTDATED_RULE],
         )
     )
     assert fixed.fix is not None
@@ -42,7 +49,11 @@ def test_a_stale_binding_is_found_then_fixed_and_the_outcome_says_so(tmp_path: P
     assert target.read_text() == (FIXTURES / "clean.yaml").read_text()
     again = run_lint(
         LintRequest(
-            paths=[str(target)], checkpoints=[SNAPSHOT], fix=True, write_roots=[str(tmp_path)]
+            paths=[str(target)],
+            checkpoints=[SNAPSHOT],
+            fix=True,
+            write_roots=[str(tmp_path)],
+            disabled_rules=[OUTDATED_RULE],
         )
     )
     assert again.fix is None

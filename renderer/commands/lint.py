@@ -140,6 +140,13 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     " operator's) instead of the bundled schemas (repeatable)."
 )
 @max_bytes_option()
+@click.option(
+    "--disable",
+    "disabled",
+    multiple=True,
+    metavar="RULE",
+    help="Do not run this rule (repeatable; see --list-rules), as kube-linter's exclude.",
+)
 @click.option("--list-rules", is_flag=True, help="List the rules and exit.")
 @click.option("--explain", metavar="RULE", help="Print a rule's documentation and exit.")
 @click.pass_context
@@ -155,6 +162,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
+    disabled: tuple[str, ...],
     list_rules: bool,
     explain: str | None,
 ) -> None:
@@ -202,8 +210,18 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         crds=crds,
         namespace=None if namespace is None else check_namespace(namespace),
         operator=_operator_settings(ctx),
+        disabled_rules=_known_rules(disabled),
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))
+
+
+def _known_rules(disabled: tuple[str, ...]) -> tuple[str, ...]:
+    from renderer.lint.rules import RULE_MODULES
+
+    for rule in disabled:
+        if rule not in RULE_MODULES:
+            raise UsageError(f"--disable {rule}: no such rule (see --list-rules)")
+    return tuple(dict.fromkeys(disabled))
 
 
 def _operator_settings(ctx: click.Context) -> Any:

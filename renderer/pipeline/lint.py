@@ -40,6 +40,7 @@ class LintRequest:
     # --fix writes only inside these (resolved) folders or files; empty: the working directory
     write_roots: Sequence[str] = ()
     operator: Any = None  # OperatorConfig of the config's `operator:` section, for --dgd
+    disabled_rules: Sequence[str] = ()  # --disable: rules not run
 
 
 @dataclass(frozen=True)
@@ -156,4 +157,14 @@ def _options(request: LintRequest) -> LintOptions:
         dgd=dgd,
         schemas=schemas,
         operator=request.operator,
+        rules=_enabled_rules(request.disabled_rules),
     )
+
+
+def _enabled_rules(disabled: Sequence[str]) -> list[str] | None:
+    """Every rule but the disabled ones (None: all of them, the engine's default)."""
+    if not disabled:
+        return None
+    from renderer.lint.rules import RULE_MODULES
+
+    return [rule for rule in RULE_MODULES if rule not in disabled]
