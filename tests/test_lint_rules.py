@@ -211,3 +211,14 @@ def test_github_is_the_default_under_actions(monkeypatch: pytest.MonkeyPatch) ->
     code, out, _ = run_lint(path, "--checkpoint", SNAPSHOT)
     assert code == 1
     assert out.startswith(f"::error file={path},line=23,col=7,title=binding-absent::")
+
+
+def test_disable_leaves_a_rule_out_and_refuses_an_unknown_one() -> None:
+    stale = str(FIXTURES / "dcd-v1beta1" / "binding-stale.yaml")
+    code, out, _ = run_lint(stale, "--checkpoint", SNAPSHOT)
+    assert code == 1 and "[binding-stale]" in out
+    code, out, _ = run_lint(stale, "--checkpoint", SNAPSHOT, "--disable", "binding-stale")
+    assert "[binding-stale]" not in out
+    result = CliRunner().invoke(cli, ["lint", stale, "--disable", "no-such-rule"])
+    assert result.exit_code == 2
+    assert "--disable no-such-rule: no such rule (see --list-rules)" in result.stderr
