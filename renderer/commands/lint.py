@@ -18,6 +18,7 @@ from renderer.errors import UsageError
 from renderer.report import FORMATS
 
 if TYPE_CHECKING:
+    from renderer.lint.engine import LintOptions, LintResult
     from renderer.source.model import SourceObject
 
 EXIT_OK = 0
@@ -36,6 +37,7 @@ class LintArgs:
     trusted_keys: Sequence[str] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
+    jobs: int | None = None  # worker processes; None: the CPUs available
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -79,23 +81,9 @@ def _load_dgd(path: str, max_bytes: int) -> SourceObject:
     return objects[0]
 
 
-def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
-    """Run lint as the command line would; returns the exit code."""
-    from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
-    from renderer.report import get_format
-    from renderer.source import load_paths
+def _options(args: LintArgs) -> LintOptions:
+    from renderer.lint.engine import LintOptions
 
-    fmt = args.format or default_format()
-    if args.fix and "-" in args.paths:
-        raise UsageError("--fix cannot rewrite stdin; pass file paths")
-    objects = load_paths(
-        args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, spans=args.fix, allow_empty=True
-    )
-    checkpoints = (
-        load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
-        if args.checkpoints
-        else []
-    )
     keys = None
     if args.trusted_keys:
         from renderer.trust import load_trusted_keys
@@ -107,8 +95,58 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         from renderer.schema import load_crd_schemas
 
         schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
-    options = LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
-    result = lint_objects(objects, checkpoints, options)
+    return LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
+
+
+def _split_run(args: LintArgs) -> LintResult | None:
+    """The run split by file (`renderer.lint.split`), or None to run in one pass: for
+    --fix, --dgd, stdin, a small input, or any error (the one-pass run reports it)."""
+    if args.fix or args.dgd or "-" in args.paths or "-" in args.checkpoints:
+        return None
+    from renderer.errors import DynamoRenderError
+    from renderer.lint.split import lint_paths
+    from renderer.parallel import resolve_jobs
+
+    try:
+        options = _options(args)
+    except DynamoRenderError:
+        return None
+    return lint_paths(
+        args.paths,
+        args.checkpoints,
+        options,
+        max_bytes=args.max_bytes,
+        jobs=resolve_jobs(args.jobs),
+    )
+
+
+def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
+    """Run lint as the command line would; returns the exit code."""
+    from renderer.lint.engine import LINT_KINDS, lint_objects
+    from renderer.report import get_format
+    from renderer.source import load_paths
+
+    fmt = args.format or default_format()
+    if args.fix and "-" in args.paths:
+        raise UsageError("--fix cannot rewrite stdin; pass file paths")
+    split = _split_run(args)
+    if split is not None:
+        result = split
+    else:
+        objects = load_paths(
+            args.paths,
+            max_bytes=args.max_bytes,
+            kinds=LINT_KINDS,
+            spans=args.fix,
+            allow_empty=True,
+        )
+        checkpoints = (
+            load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
+            if args.checkpoints
+            else []
+        )
+        options = _options(args)
+        result = lint_objects(objects, checkpoints, options)
     if args.fix and any(f.fixable for f in result.findings):
         from renderer.fix import fix_findings
 
@@ -209,6 +247,14 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     show_default=True,
     help="Refuse input files larger than this.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for a large input (same report as one) [default: the CPUs"
+    " available]. A small input is linted in this process.",
+)
 @click.option("--list-rules", is_flag=True, help="List the rules and exit.")
 @click.option("--explain", metavar="RULE", help="Print a rule's documentation and exit.")
 @click.pass_context
@@ -223,6 +269,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
+    jobs: int | None,
     list_rules: bool,
     explain: str | None,
 ) -> None:
@@ -259,5 +306,6 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
         crds=crds,
+        jobs=jobs,
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))

@@ -177,3 +177,38 @@ def load_paths(
                 )
             )
     return objects
+
+
+def iter_files(paths: Sequence[str]) -> Iterator[tuple[str, bool]]:
+    """(file, named explicitly) for every file `load_paths(paths)` reads, in its order,
+    each once; `-` (stdin) is not a file here and raises ValueError. Raises InputError
+    where load_paths would (an unreadable directory, a FIFO in one)."""
+    seen: set[str] = set()
+    for path in paths:
+        if path == "-":
+            raise ValueError("stdin is not a file")
+        explicit = not _is_dir(path)
+        for file in [path] if explicit else iter_yaml_files(path):
+            real = os.path.realpath(file)
+            if real not in seen:
+                seen.add(real)
+                yield file, explicit
+
+
+def load_file(
+    file: str,
+    *,
+    explicit: bool,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    kinds: Collection[str] | None = None,
+    allow_empty: bool = False,
+) -> list[SourceObject]:
+    """One file's objects exactly as `load_paths` reads it (`explicit`: named on the
+    command line, so empty only with `allow_empty`; a directory's files may be empty)."""
+    return load_bytes(
+        _read_file(file, max_bytes),
+        file,
+        max_bytes=max_bytes,
+        kinds=kinds,
+        allow_empty=allow_empty or not explicit,
+    )

@@ -1,0 +1,228 @@
+"""Lint split by file: the findings of `lint_objects`, in flat memory, on several cores.
+
+What crosses files in lint is the snapshots: a workload names its checkpoint, and the
+DynamoCheckpoint may be in any file. So the run has two passes over the files:
+
+1. the snapshots: every --checkpoint file, and the DynamoCheckpoint objects among the
+   linted paths (the text pre-scan skips every other document unparsed), bound once and
+   indexed by name, as `build_context` does;
+2. each file on its own: its objects read, every rule that looks at one file's objects
+   run on them against that index, and the objects dropped, so that what stays in memory
+   is the snapshots and the findings. The rules that look only at the snapshots run once.
+
+The parts' findings are merged by `order_findings`, whose result depends only on the
+order within each (file, rule), which a part keeps: the report is the same bytes as one
+run over every object. The split is not taken (`lint_paths` returns None and the caller
+runs `lint_objects`) for stdin, `--fix` (it edits the objects it read), `--dgd` (render
+drift compares all committed objects with one render), a small input (below
+`SPLIT_MIN_FILES` and `SPLIT_MIN_BYTES`, where one pass in this process is quickest),
+and whenever a file cannot be read: the one-pass run then reports the error exactly as
+it always does (which file, and which error first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+
+from renderer.errors import InputError
+from renderer.lint.context import LintContext, Snapshot, index_snapshots
+from renderer.lint.engine import (
+    LINT_KINDS,
+    LintOptions,
+    LintResult,
+    order_findings,
+    prepare_snapshots,
+)
+from renderer.lint.finding import Finding
+from renderer.source.model import SourceObject
+
+# Rules that look only at the snapshots (run once, not per file), and rules that compare
+# objects across files (the split is not taken when they have something to compare).
+SNAPSHOT_RULES = frozenset({"checkpoint-invalid", "checkpoint-untrusted"})
+WHOLE_RUN_RULES = frozenset({"render-drift"})
+# Below both, one pass in this process beats reading the snapshots first and starting
+# workers: about 50 ms of lint (a few dozen DCDs), the price of a process start or two.
+SPLIT_MIN_FILES = 64
+SPLIT_MIN_BYTES = 1 << 20
+CHECKPOINT_KINDS = frozenset({"DynamoCheckpoint"})
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every part of pass 2 needs: the snapshot index and the options."""
+
+    by_name: dict[tuple[str, str], Snapshot]
+    rule_ids: tuple[str, ...]
+    options: LintOptions
+    max_bytes: int
+
+
+# (findings, objects linted), or None when the file cannot be read
+FileResult = tuple[list[Finding], int] | None
+
+_plan: _Plan | None = None
+_checks: list[Callable[[LintContext], Iterable[Finding]]] = []
+
+
+def _start(plan: _Plan) -> None:
+    """Worker initializer: keep the plan, and look the per-file rules up once."""
+    from renderer.lint.rules import get_rule
+
+    global _plan  # noqa: PLW0603 - one plan per worker process
+    _plan = plan
+    _checks[:] = [get_rule(rule_id).check for rule_id in plan.rule_ids]
+
+
+def _lint_file(item: tuple[str, bool]) -> FileResult:
+    from renderer.source.files import load_file
+
+    plan = _plan
+    assert plan is not None, "worker not started"
+    file, explicit = item
+    try:
+        objects = load_file(
+            file, explicit=explicit, max_bytes=plan.max_bytes, kinds=LINT_KINDS, allow_empty=True
+        )
+    except InputError:
+        return None
+    if not objects:
+        return [], 0
+    ctx = _context(objects, [], plan.options, plan.by_name)
+    findings: list[Finding] = []
+    for check in _checks:
+        findings.extend(check(ctx))
+    return findings, len(objects)
+
+
+def _checkpoints_of(item: tuple[str, bool], max_bytes: int) -> list[SourceObject] | None:
+    """Pass 1 for a linted path: its DynamoCheckpoint objects (None: cannot be read)."""
+    from renderer.source.files import load_file
+
+    file, explicit = item
+    try:
+        return load_file(
+            file, explicit=explicit, max_bytes=max_bytes, kinds=CHECKPOINT_KINDS, allow_empty=True
+        )
+    except InputError:
+        return None
+
+
+def _context(
+    objects: list[SourceObject],
+    snapshots: list[Snapshot],
+    options: LintOptions,
+    by_name: dict[tuple[str, str], Snapshot],
+) -> LintContext:
+    ctx = LintContext(
+        objects=objects,
+        snapshots=snapshots,
+        strict=options.strict,
+        trust_checked=options.trusted_keys is not None,
+        dgd=options.dgd,
+        by_name=by_name,
+    )
+    if options.schemas:
+        from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
+
+        ctx.memo[EXTRA_SCHEMAS_MEMO] = options.schemas
+    return ctx
+
+
+def _files(paths: Sequence[str]) -> list[tuple[str, bool]] | None:
+    from renderer.source.files import iter_files
+
+    try:
+        return list(iter_files(paths))
+    except (InputError, ValueError):
+        return None
+
+
+def worth_splitting(files: Sequence[tuple[str, bool]]) -> bool:
+    """True from `SPLIT_MIN_FILES` files, or `SPLIT_MIN_BYTES` of them."""
+    if len(files) >= SPLIT_MIN_FILES:
+        return True
+    size = 0
+    for file, _ in files:
+        try:
+            size += FsPath(file).stat().st_size
+        except OSError:
+            return False  # the one-pass run names the reason
+    return size >= SPLIT_MIN_BYTES
+
+
+def lint_paths(
+    paths: Sequence[str],
+    checkpoint_paths: Sequence[str],
+    options: LintOptions,
+    *,
+    max_bytes: int,
+    jobs: int,
+    force: bool = False,
+) -> LintResult | None:
+    """`lint_objects` of `load_paths(paths)` against `load_paths(checkpoint_paths)`, split
+    by file over `jobs` processes; None when the split is not taken (see the module
+    docstring; `force` takes it for any input size, for tests)."""
+    try:
+        return _lint_paths(paths, checkpoint_paths, options, max_bytes, jobs, force)
+    except InputError:
+        return None  # e.g. a trust check that fails: the one-pass run orders the errors
+
+
+def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
+    paths: Sequence[str],
+    checkpoint_paths: Sequence[str],
+    options: LintOptions,
+    max_bytes: int,
+    jobs: int,
+    force: bool,
+) -> LintResult | None:
+    from functools import partial
+
+    from renderer.lint.rules import RULE_MODULES, get_rule
+    from renderer.parallel import ordered_map
+    from renderer.source.files import load_file
+
+    if options.dgd is not None:
+        return None
+    files = _files(paths)
+    checkpoint_files = _files(checkpoint_paths)
+    if files is None or checkpoint_files is None:
+        return None
+    if not force and not worth_splitting([*files, *checkpoint_files]):
+        return None
+    selected = tuple(options.rules if options.rules is not None else RULE_MODULES)
+    # pass 1: the snapshots, in the order build_context takes them
+    checkpoints: list[SourceObject] = []
+    for file, explicit in checkpoint_files:
+        checkpoints.extend(
+            load_file(file, explicit=explicit, max_bytes=max_bytes, kinds=CHECKPOINT_KINDS)
+        )
+    found = list(ordered_map(partial(_checkpoints_of, max_bytes=max_bytes), files, jobs=jobs))
+    if any(part is None for part in found):
+        return None
+    linted = [obj for part in found if part is not None for obj in part]
+    snapshots = prepare_snapshots(checkpoints, linted, options)
+    by_name = index_snapshots(snapshots)
+    whole = _context([], snapshots, options, by_name)
+    findings: list[Finding] = []
+    for rule_id in selected:
+        if rule_id in SNAPSHOT_RULES or rule_id in WHOLE_RUN_RULES:
+            findings.extend(get_rule(rule_id).check(whole))
+    del found, linted
+    # pass 2: each file on its own
+    per_file = tuple(r for r in selected if r not in SNAPSHOT_RULES and r not in WHOLE_RUN_RULES)
+    plan = _Plan(by_name, per_file, options, max_bytes)
+    contributed: list[str] = []
+    objects = 0
+    results = ordered_map(_lint_file, files, jobs=jobs, initializer=_start, initargs=(plan,))
+    for (file, _), result in zip(files, results, strict=True):
+        if result is None:
+            return None
+        file_findings, count = result
+        findings.extend(file_findings)
+        if count:
+            contributed.append(file)
+            objects += count
+    return LintResult(order_findings(findings, options.strict), contributed, objects)

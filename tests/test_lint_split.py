@@ -1,0 +1,193 @@
+"""Lint split by file (`-j`), in one process or several, reports what one pass reports.
+
+The reference is the one-pass run (`lint_objects` over every object read by
+`load_paths`), which the rule tests check against the operator's vectors. The corpus
+mixes every rule's committed fixtures (DCD v1alpha1, v1beta1, PodCliqueSet), the rendered
+examples copied under other names with corrupted copies, snapshots among the linted
+paths (one that cannot be bound, two captures of one name that bind differently), a
+schema violation, a `kind: List` and ordinary manifests, in enough files that the split
+is taken.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from renderer.commands import lint as lint_command
+from renderer.commands.lint import LintArgs, execute
+from renderer.lint import split
+from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
+from renderer.lint.rules import RULE_MODULES
+from renderer.report import FORMATS, get_format
+from renderer.source import load_paths
+
+ROOT = Path(__file__).parent
+REPO = ROOT.parent
+FIXTURES = ROOT / "fixtures" / "lint"
+SNAPSHOT = ROOT / "vectors" / "02-worker-baseline.input.yaml"
+NOT_AUTOMATIC = FIXTURES / "snapshots" / "not-automatic.yaml"
+RENDERED = sorted((REPO / "examples" / "rendered").glob("*/*.yaml"))
+_TOP_NAME = re.compile(r"^(  name: llama-disagg)", re.MULTILINE)
+_DIGEST = re.compile(r"(v1/[0-9a-f-]+/)(1)(/[0-9a-f]{63})([0-9a-f])")
+
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: svc-{n}
+spec:
+  ports:
+  - port: 80
+"""
+
+
+def _corpus(root: Path) -> Path:
+    """The linted tree (snapshots inside it too); deterministic."""
+    tree = root / "tree"
+    shutil.copytree(FIXTURES, tree / "fixtures", ignore=shutil.ignore_patterns("*.py", "snapshots"))
+    texts = [path.read_text() for path in RENDERED]
+    for n in range(48):
+        text = _TOP_NAME.sub(rf"\1-{n:03d}", texts[n % len(texts)])
+        if n % 5 == 1:  # one copy's digest changed
+            text = _DIGEST.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{'1' if m[4] == '0' else '0'}", text, 1)
+        elif n % 5 == 3:  # every generation bumped
+            text = _DIGEST.sub(lambda m: m[1] + "2" + m[3] + m[4], text)
+        (tree / "rendered" / f"r{n % 4}").mkdir(parents=True, exist_ok=True)
+        (tree / "rendered" / f"r{n % 4}" / f"copy-{n:03d}.yaml").write_text(text)
+    for n in range(30):
+        (tree / "plain" / f"svc-{n:02d}.yaml").parent.mkdir(parents=True, exist_ok=True)
+        (tree / "plain" / f"svc-{n:02d}.yaml").write_text(SERVICE.format(n=n))
+    snapshot = SNAPSHOT.read_text()
+    # snapshots among the linted paths: a second, different capture of one name in
+    # namespace team-c, and one that cannot be bound in namespace team-d
+    (tree / "snaps").mkdir()
+    (tree / "snaps" / "a.yaml").write_text(snapshot.replace("dynamo-prod", "team-c"))
+    other = snapshot.replace("dynamo-prod", "team-c").replace("7c9e6679", "7c9e6670")
+    (tree / "snaps" / "b.yaml").write_text(other)
+    (tree / "snaps" / "c.yaml").write_text(
+        NOT_AUTOMATIC.read_text().replace("dynamo-prod", "team-d")
+    )
+    for namespace in ("team-c", "team-d"):
+        text = _TOP_NAME.sub(r"\1-ns", texts[0]).replace("dynamo-prod", namespace)
+        (tree / "rendered" / f"{namespace}.yaml").write_text(text)
+    # a schema violation, and a kind: List holding a DCD
+    dcd = texts[0].split("\n---\n")[1]
+    (tree / "schema.yaml").write_text(dcd.replace("replicas: 1", "replicas: one", 1))
+    listed = "apiVersion: v1\nkind: List\nitems:\n" + "".join(
+        ("  - " if i == 0 else "    ") + line + "\n"
+        for i, line in enumerate(line for line in dcd.splitlines() if not line.startswith("#"))
+    )
+    (tree / "list.yaml").write_text(listed)
+    return tree
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _corpus(tmp_path_factory.mktemp("split"))
+
+
+def _one_pass(paths: list[str], checkpoints: list[str], options: LintOptions) -> object:
+    objects = load_paths(paths, kinds=LINT_KINDS, allow_empty=True)
+    snaps = load_paths(checkpoints, kinds={"DynamoCheckpoint"}) if checkpoints else []
+    return lint_objects(objects, snaps, options)
+
+
+def _reports(result: object) -> dict[str, str]:
+    return {fmt: get_format(fmt)(result, color=False) for fmt in FORMATS}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_split_reports_the_same_bytes_as_one_pass(corpus: Path, strict: bool) -> None:
+    paths, checkpoints = [str(corpus)], [str(SNAPSHOT)]
+    options = LintOptions(strict=strict)
+    reference = _one_pass(paths, checkpoints, options)
+    expected = _reports(reference)
+    rules = {f.rule for f in reference.findings}  # type: ignore[attr-defined]
+    # the corpus exercises the rules whose verdicts cross files, and the snapshot rules
+    assert {
+        "binding-absent",
+        "binding-disagree",
+        "binding-stale",
+        "binding-provenance",
+        "binding-replaced",
+        "binding-malformed",
+        "binding-misplaced",
+        "checkpoint-unverifiable",
+        "checkpoint-invalid",
+        "schema",
+    } <= rules
+    for jobs in (1, 2):
+        result = split.lint_paths(paths, checkpoints, options, max_bytes=1 << 24, jobs=jobs)
+        assert result is not None, "the corpus is large enough for the split"
+        assert [f.to_json() for f in result.findings] == [
+            f.to_json()
+            for f in reference.findings  # type: ignore[attr-defined]
+        ]
+        assert result.files == reference.files  # type: ignore[attr-defined]
+        assert result.objects == reference.objects  # type: ignore[attr-defined]
+        assert _reports(result) == expected
+
+
+def test_command_output_is_identical_with_one_and_two_jobs(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def run(jobs: int | None) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        args = LintArgs(paths=[str(corpus)], checkpoints=[str(SNAPSHOT)], format="json", jobs=jobs)
+        return execute(args, out, err), out.getvalue(), err.getvalue()
+
+    one, two = run(1), run(2)
+    monkeypatch.setattr(lint_command, "_split_run", lambda args: None)
+    assert one == two == run(None)
+    assert one[0] == 1
+
+
+def test_a_bad_file_is_reported_as_one_pass_reports_it(tmp_path: Path) -> None:
+    tree = _corpus(tmp_path)
+    # read later, and the only one the snapshot pass parses
+    (tree / "snaps" / "z.yaml").write_text("apiVersion: v1\nkind: DynamoCheckpoint\nx: [\n")
+    # read first: a DCD, which the snapshot pass skips unparsed
+    bad = tree / "rendered" / "r2" / "copy-010.yaml"
+    bad.write_text(bad.read_text().replace("metadata:", "metadata: {", 1))
+    options = LintOptions()
+    assert split.lint_paths([str(tree)], [], options, max_bytes=1 << 24, jobs=2) is None
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(Exception, match=r"copy-010\.yaml") as caught:
+        execute(LintArgs(paths=[str(tree)], jobs=2), out, err)
+    # the same error as the one-pass read (the first bad file in the order read)
+    with pytest.raises(type(caught.value)) as direct:
+        load_paths([str(tree)], kinds=LINT_KINDS, allow_empty=True)
+    assert str(direct.value) == str(caught.value)
+
+
+def test_a_small_input_stays_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    import renderer.parallel
+
+    def no_pool() -> object:
+        raise AssertionError("a small input must not start worker processes")
+
+    monkeypatch.setattr(renderer.parallel, "_context", no_pool)
+    files = [str(FIXTURES / "pcs" / "binding-stale.yaml")]
+    assert not split.worth_splitting([(f, True) for f in files])
+    out, err = io.StringIO(), io.StringIO()
+    code = execute(LintArgs(paths=files, checkpoints=[str(SNAPSHOT)], jobs=2), out, err)
+    assert code == 1
+    assert "binding-stale" in out.getvalue()
+
+
+def test_not_split_where_one_pass_is_needed(corpus: Path) -> None:
+    options = LintOptions()
+    assert split.lint_paths(["-"], [], options, max_bytes=1 << 24, jobs=2) is None
+    dgd = load_paths([str(REPO / "examples" / "llama-disagg-v1beta1" / "dgd.yaml")])[0]
+    with_dgd = LintOptions(dgd=dgd)
+    assert split.lint_paths([str(corpus)], [], with_dgd, max_bytes=1 << 24, jobs=1) is None
+
+
+def test_every_rule_has_a_place_in_the_split() -> None:
+    """A rule added later runs per file unless it is listed as looking at more."""
+    assert set(RULE_MODULES) >= split.SNAPSHOT_RULES | split.WHOLE_RUN_RULES
