@@ -35,6 +35,11 @@ RENDERED = sorted((REPO / "examples" / "rendered").glob("*/*.yaml"))
 _TOP_NAME = re.compile(r"^(  name: llama-disagg)", re.MULTILINE)
 _DIGEST = re.compile(r"(v1/[0-9a-f-]+/)(1)(/[0-9a-f]{63})([0-9a-f])")
 
+
+def _flip(match: re.Match[str]) -> str:
+    return f"{match[1]}{match[2]}{match[3]}{'1' if match[4] == '0' else '0'}"
+
+
 SERVICE = """\
 apiVersion: v1
 kind: Service
@@ -54,7 +59,7 @@ def _corpus(root: Path) -> Path:
     for n in range(48):
         text = _TOP_NAME.sub(rf"\1-{n:03d}", texts[n % len(texts)])
         if n % 5 == 1:  # one copy's digest changed
-            text = _DIGEST.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{'1' if m[4] == '0' else '0'}", text, 1)
+            text = _DIGEST.sub(_flip, text, 1)
         elif n % 5 == 3:  # every generation bumped
             text = _DIGEST.sub(lambda m: m[1] + "2" + m[3] + m[4], text)
         (tree / "rendered" / f"r{n % 4}").mkdir(parents=True, exist_ok=True)
