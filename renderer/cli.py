@@ -147,8 +147,12 @@ def _run(argv: list[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        exc.message = one_line(exc.message)  # it may quote an argument
-        exc.show()
+        if _is_no_args_help(exc):
+            # click >= 8.2 raises the group's help as an error whose message is the help
+            # text; print it as click 8.1 did (stdout, exit 0), not squeezed onto one line.
+            click.echo(exc.format_message())
+            return EXIT_OK
+        _show_click_error(exc)
         return EXIT_ERROR
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
@@ -164,3 +168,27 @@ def _run(argv: list[str] | None) -> int:
         sys.stderr.close()
         return EXIT_OK
     return int(result or 0)
+
+
+def _is_no_args_help(exc: click.ClickException) -> bool:
+    """A group called without a subcommand (click >= 8.2 has a class for it; older click
+    prints the help and exits itself, never reaching here)."""
+    no_args = getattr(click.exceptions, "NoArgsIsHelpError", None)
+    return no_args is not None and isinstance(exc, no_args)
+
+
+def _show_click_error(exc: click.ClickException) -> None:
+    """click's own error output, with the message on one line (it may quote an argument).
+
+    Written out rather than by rewriting `exc.message`, which newer click declares final.
+    """
+    from renderer.errors import one_line
+
+    ctx = exc.ctx if isinstance(exc, click.UsageError) else None
+    if ctx is not None:
+        hint = ""
+        if ctx.command.get_help_option(ctx) is not None:
+            option = max(ctx.command.get_help_option_names(ctx), key=len)
+            hint = f"Try '{ctx.command_path} {option}' for help.\n"
+        click.echo(f"{ctx.get_usage()}\n{hint}", err=True, color=ctx.color)
+    click.echo(f"Error: {one_line(exc.format_message())}", err=True)

@@ -10,7 +10,8 @@ not given on the command line.
     apiVersion: dynamo-render/v1
     kind: Config
     render:
-      - dgd: deploy/llama.dgd.yaml
+      - dgd: deploy/llama.dgd.yaml   # a file of one or more DGDs, or a folder of them
+        namespace: dynamo-prod       # for DGDs without metadata.namespace (kubectl apply -n)
         checkpoints: [snapshots/llama-decode.yaml]
         target: dcd          # or grove; omitted: the default rule
         output: rendered/llama
@@ -49,7 +50,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 META_KEY = "dynamo_render.config"
 
 _TOP_KEYS = ("apiVersion", "kind", "render", "lint", "trustedKeys", "crds", "maxBytes")
-_JOB_KEYS = ("dgd", "checkpoints", "target", "output")
+_JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
 
 
@@ -65,6 +66,7 @@ class RenderJob:
     # the DGD path as the config writes it (relative to the repository root): the
     # `# Source:` line of its output, so it does not depend on the working directory
     source: str = ""
+    namespace: str | None = None  # for DGDs without metadata.namespace
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,18 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         if required not in entry:
             raise reader.fail(path, f"{reader.dotted(path)} needs {required!r}", key=True)
     target = entry.get("target")
+    namespace = entry.get("namespace")
+    if namespace is not None:
+        from renderer.errors import UsageError
+        from renderer.model.namespace import check_namespace
+
+        where = (*path, "namespace")
+        if not isinstance(namespace, str):
+            raise reader.fail(where, f"{reader.dotted(where)} must be a namespace name")
+        try:
+            check_namespace(namespace, reader.dotted(where))
+        except UsageError as exc:
+            raise reader.fail(where, str(exc)) from None
     return RenderJob(
         dgd=reader.path_value(entry["dgd"], (*path, "dgd")),
         checkpoints=reader.paths(entry.get("checkpoints", []), (*path, "checkpoints")),
@@ -156,6 +170,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         target=None if target is None else reader.choice(target, (*path, "target"), TARGETS),
         where=reader.obj.where(path, key=False),
         source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
+        namespace=namespace,
     )
 
 

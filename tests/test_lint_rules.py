@@ -139,14 +139,26 @@ def test_no_snapshot_means_unverifiable_not_clean(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])
 def test_checkpoint_invalid(kind: str) -> None:
-    snapshot = str(FIXTURES / "snapshots" / "not-automatic.yaml")
+    snapshot = str(ROOT / "vectors" / "47-error-missing-uid.input.yaml")
     code, found = findings(str(FIXTURES / kind / "clean.yaml"), "--checkpoint", snapshot)
     assert code == 1
     invalid = [f for f in found if f["rule"] == "checkpoint-invalid"]
-    assert [(f["file"], f["line"], f["column"]) for f in invalid] == [(snapshot, 16, 5)]
-    assert "is not marked automatic" in str(invalid[0]["message"])
+    assert [f["file"] for f in invalid] == [snapshot]
+    assert "automatic checkpoint UID is missing" in str(invalid[0]["message"])
     # the workloads that name it cannot be verified, and say why
     assert any(f["rule"] == "checkpoint-unverifiable" for f in found)
+
+
+@pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])
+def test_manual_snapshot_is_not_invalid(kind: str) -> None:
+    """A manual checkpoint (auto marker not "true") is never bound and is no error; the
+    bindings these workloads carry anyway cannot be checked against it (a warning)."""
+    snapshot = str(FIXTURES / "snapshots" / "not-automatic.yaml")
+    code, found = findings(str(FIXTURES / kind / "clean.yaml"), "--checkpoint", snapshot)
+    assert code == 0
+    assert {f["rule"] for f in found} == {"checkpoint-unverifiable"}
+    assert all(f["severity"] == "warning" for f in found)
+    assert all("is a manual checkpoint" in str(f["message"]) for f in found)
 
 
 @pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])

@@ -5,8 +5,8 @@ The reference is the one-pass run (`lint_objects` over every object read by
 mixes every rule's committed fixtures (DCD v1alpha1, v1beta1, PodCliqueSet), the rendered
 examples copied under other names with corrupted copies, snapshots among the linted
 paths (one that cannot be bound, two captures of one name that bind differently), a
-schema violation, a `kind: List` and ordinary manifests, in enough files that the split
-is taken.
+schema violation, a `kind: List`, ordinary manifests and YAML that is not Kubernetes
+objects (a Helm chart, a kustomize patch), in enough files that the split is taken.
 """
 
 from __future__ import annotations
@@ -88,6 +88,16 @@ def _corpus(root: Path) -> Path:
         for i, line in enumerate(line for line in dcd.splitlines() if not line.startswith("#"))
     )
     (tree / "list.yaml").write_text(listed)
+    # YAML that is not Kubernetes objects: skipped and counted, by both runs
+    chart = tree / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: web\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("replicaCount: 2\nimage: {repository: web}\n")
+    (chart / "templates" / "dcd.yaml").write_text(
+        "apiVersion: nvidia.com/v1alpha1\nkind: DynamoComponentDeployment\n"
+        "metadata:\n  name: {{ .Release.Name }}\n"
+    )
+    (tree / "patch.yaml").write_text("- op: replace\n  path: /spec/replicas\n  value: 3\n")
     return tree
 
 
@@ -97,9 +107,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _one_pass(paths: list[str], checkpoints: list[str], options: LintOptions) -> object:
-    objects = load_paths(paths, kinds=LINT_KINDS, allow_empty=True)
+    skipped: list[str] = []
+    objects = load_paths(paths, kinds=LINT_KINDS, allow_empty=True, skipped=skipped)
     snaps = load_paths(checkpoints, kinds={"DynamoCheckpoint"}) if checkpoints else []
-    return lint_objects(objects, snaps, options)
+    result = lint_objects(objects, snaps, options)
+    result.skipped = skipped
+    return result
 
 
 def _reports(result: object) -> dict[str, str]:
@@ -135,6 +148,8 @@ def test_split_reports_the_same_bytes_as_one_pass(corpus: Path, strict: bool) ->
         ]
         assert result.files == reference.files  # type: ignore[attr-defined]
         assert result.objects == reference.objects  # type: ignore[attr-defined]
+        assert result.skipped == reference.skipped  # type: ignore[attr-defined]
+        assert len(result.skipped) == 4  # Chart.yaml, values.yaml, the template, the patch
         assert _reports(result) == expected
 
 

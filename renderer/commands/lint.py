@@ -38,6 +38,7 @@ class LintArgs:
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
     jobs: int | None = None  # worker processes; None: the CPUs available
+    namespace: str | None = None  # --dgd without metadata.namespace: render it here
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -68,7 +69,8 @@ def rule_explanation(rule_id: str) -> str:
     return f"{rule.id} ({rule.severity})\n\n{rule.doc}\n"
 
 
-def _load_dgd(path: str, max_bytes: int) -> SourceObject:
+def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
+    from renderer.model.namespace import with_namespace
     from renderer.source import load_paths
 
     objects = [
@@ -78,7 +80,7 @@ def _load_dgd(path: str, max_bytes: int) -> SourceObject:
         raise UsageError(
             f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
         )
-    return objects[0]
+    return with_namespace(objects[0], namespace)
 
 
 def _options(args: LintArgs) -> LintOptions:
@@ -89,19 +91,27 @@ def _options(args: LintArgs) -> LintOptions:
         from renderer.trust import load_trusted_keys
 
         keys = load_trusted_keys(args.trusted_keys)
-    dgd = _load_dgd(args.dgd, args.max_bytes) if args.dgd else None
+    if args.namespace is not None and not args.dgd:
+        raise UsageError("-n/--namespace is the namespace of the --dgd DGD: give --dgd too")
+    dgd = _load_dgd(args.dgd, args.max_bytes, args.namespace) if args.dgd else None
     schemas = None
     if args.crds:
         from renderer.schema import load_crd_schemas
 
         schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
+    if dgd is not None:
+        from renderer.schema.fields import check_fields
+
+        check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
     return LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
 
 
 def _split_run(args: LintArgs) -> LintResult | None:
     """The run split by file (`renderer.lint.split`), or None to run in one pass: for
     --fix, --dgd, stdin, a small input, or any error (the one-pass run reports it)."""
-    if args.fix or args.dgd or "-" in args.paths or "-" in args.checkpoints:
+    if args.fix or args.dgd or args.namespace is not None:
+        return None
+    if "-" in args.paths or "-" in args.checkpoints:
         return None
     from renderer.errors import DynamoRenderError
     from renderer.lint.split import lint_paths
@@ -129,9 +139,10 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     fmt = args.format or default_format()
     if args.fix and "-" in args.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
-    split = _split_run(args)
-    if split is not None:
-        result = split
+    result = _split_run(args)
+    skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
+    if result is not None:
+        skipped = result.skipped
     else:
         objects = load_paths(
             args.paths,
@@ -139,6 +150,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
             kinds=LINT_KINDS,
             spans=args.fix,
             allow_empty=True,
+            skipped=skipped,
         )
         checkpoints = (
             load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
@@ -154,12 +166,17 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         if report.changed_files:
             # lint again what is now on disk, so the report shows what is left
             objects = load_paths(
-                args.paths, max_bytes=args.max_bytes, kinds=LINT_KINDS, allow_empty=True
+                args.paths,
+                max_bytes=args.max_bytes,
+                kinds=LINT_KINDS,
+                allow_empty=True,
+                skipped=[],
             )
             result = lint_objects(objects, checkpoints, options)
         result.fixed = report.fixed
         result.changed_files = report.changed_files
         result.unfixed = report.failures
+    result.skipped = skipped
     out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
     for failure in result.unfixed:
         err.write(f"dynamo-render lint: not fixed: {failure}\n")
@@ -206,6 +223,13 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     "--dgd",
     metavar="DGD_FILE",
     help="Also compare the committed objects with a fresh render of this DGD (render-drift).",
+)
+@click.option(
+    "-n",
+    "--namespace",
+    metavar="NS",
+    default=None,
+    help="With --dgd: the namespace of a DGD that carries none (as kubectl apply -n).",
 )
 @click.option(
     "--format",
@@ -263,6 +287,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     paths: tuple[str, ...],
     checkpoints: tuple[str, ...],
     dgd: str | None,
+    namespace: str | None,
     fmt: str | None,
     fix: bool,
     strict: bool,
@@ -282,7 +307,9 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     document whose plain top-level `kind:` line names another kind cannot hold one, so it
     is skipped without being parsed: its YAML is not checked (use `kubectl apply
     --dry-run` or a YAML linter for that). Every other document is parsed in full, and
-    bad input there is an error (exit 2).
+    bad input there is an error (exit 2). Files that are not Kubernetes objects at all
+    (Helm values.yaml, chart templates, kustomize patches: no top-level apiVersion and
+    kind) are skipped and counted in the summary.
 
     PATH: files, directories (their *.yaml/*.yml files, recursively) or - for stdin.
     Without PATH: the `lint: paths` of .dynamo-render.yaml. Findings go to stdout; with
@@ -296,6 +323,8 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         return
     if not paths:
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
+    from renderer.model.namespace import check_namespace
+
     args = LintArgs(
         paths=paths,
         checkpoints=checkpoints,
@@ -306,6 +335,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
         crds=crds,
+        namespace=None if namespace is None else check_namespace(namespace),
         jobs=jobs,
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))

@@ -40,6 +40,8 @@ class RenderArgs:
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: tuple[str, ...] = ()  # validate against these CRDs instead of the bundled schemas
     source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
+    namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
+    namespace_option: str = "-n/--namespace"  # how messages name where it came from
 
 
 @dataclass
@@ -52,21 +54,59 @@ class Outcome:
     files: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content), changed only
 
 
-def _load_inputs(args: RenderArgs) -> tuple[SourceObject, list[SourceObject]]:
+def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObject]]:
+    """Every DGD of DGD_FILE (a file of several documents, or a directory of them), in file
+    then document order and placed in `--namespace`, and the snapshots."""
+    from renderer.model.namespace import with_namespace
     from renderer.source import load_paths
 
-    dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes)
-    dgds = [o for o in dgd_objects if o.kind == "DynamoGraphDeployment"]
-    if len(dgds) != 1:
+    # YAML beside the DGDs that is not Kubernetes objects (a Helm chart) is ignored, as
+    # objects of other kinds are.
+    dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes, skipped=[])
+    dgds = [
+        with_namespace(o, args.namespace, args.namespace_option)
+        for o in dgd_objects
+        if o.kind == "DynamoGraphDeployment"
+    ]
+    if not dgds:
         found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
-        raise UsageError(
-            f"{args.dgd_file}: expected exactly one DynamoGraphDeployment, found "
-            f"{len(dgds)} (objects: {found})"
-        )
+        raise UsageError(f"{args.dgd_file}: no DynamoGraphDeployment found (objects: {found})")
+    _refuse_twins(dgds)
     checkpoints = (
         load_paths(list(args.checkpoints), max_bytes=args.max_bytes) if args.checkpoints else []
     )
-    return dgds[0], list(checkpoints)
+    return dgds, list(checkpoints)
+
+
+def _refuse_twins(dgds: list[SourceObject]) -> None:
+    """Two DGDs of one namespace and name would render the same objects twice."""
+    from renderer.errors import InputError
+
+    seen: dict[tuple[str, str], SourceObject] = {}
+    for dgd in dgds:
+        key = (dgd.namespace, dgd.name)
+        first = seen.setdefault(key, dgd)
+        if first is not dgd:
+            mark = dgd.mark(("metadata", "name"), key=False)
+            raise InputError(
+                f"DGD {dgd.namespace}/{dgd.name} is given twice (also at"
+                f" {first.where(('metadata', 'name'), key=False)})",
+                dgd.file,
+                mark.line,
+                mark.column,
+            )
+
+
+def _source_name(args: RenderArgs, dgd: SourceObject) -> str:
+    """`# Source:` of a DGD's output: DGD_FILE as given (or as the config writes it), and
+    for a folder, the file's place inside it after that."""
+    import os
+
+    named = args.source_name or args.dgd_file
+    if args.dgd_file in (dgd.file, "-"):
+        return named
+    inside = os.path.relpath(dgd.file, args.dgd_file)
+    return f"{named.rstrip('/')}/{Path(inside).as_posix()}"
 
 
 def _check_trust(
@@ -87,22 +127,48 @@ def _check_trust(
 
 
 def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
-    """Load, render and trust-check: (source name, object) pairs and warnings."""
+    """Load, render and trust-check every DGD: (source name, object) pairs and warnings."""
     from renderer.render import render
     from renderer.schema import check_inputs, check_outputs, load_crd_schemas
+    from renderer.schema.fields import check_fields
 
-    dgd, checkpoints = _load_inputs(args)
+    dgds, checkpoints = _load_inputs(args)
     schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
-    result = render(dgd, checkpoints, target=args.target)
-    _check_trust(args, checkpoints, set(result.checkpoint_files))
+    for dgd in dgds:
+        check_fields(dgd, schemas)  # a field the API server would refuse: before rendering
+    several = len(dgds) > 1
+    documents: list[Document] = []
+    warnings: list[str] = []
+    used: set[int] = set()  # ids of the snapshots some component of some DGD matched
+    files: set[str] = set()
+    for dgd in dgds:
+        # With several DGDs, a snapshot one of them uses is not "unused" for the others:
+        # that warning is given once, below, for the snapshots none of them uses.
+        result = render(dgd, checkpoints, target=args.target, warn_unused=not several)
+        used.update(id(obj) for obj in result.checkpoints)
+        files.update(result.checkpoint_files)
+        warnings.extend(result.warnings)
+        source = _source_name(args, dgd)
+        documents.extend((source, obj) for obj in result.objects)
+    if several:
+        warnings.extend(_unused_snapshots(checkpoints, used))
+    _check_trust(args, checkpoints, files)
     # After render, so its own (operator-worded) input errors come first; the schemas
     # catch what rendering does not look at. Only the snapshot files render used count.
-    used = set(result.checkpoint_files)
-    check_inputs([dgd, *(c for c in checkpoints if c.file in used)], schemas)
-    source = args.source_name or args.dgd_file
-    documents: list[Document] = [(source, obj) for obj in result.objects]
+    check_inputs([*dgds, *(c for c in checkpoints if c.file in files)], schemas)
     check_outputs(documents, schemas)
-    return documents, result.warnings
+    return documents, list(dict.fromkeys(warnings))
+
+
+def _unused_snapshots(checkpoints: list[SourceObject], used: set[int]) -> list[str]:
+    from renderer.checkpoint import is_checkpoint
+
+    return [
+        f"{c.where(('metadata', 'name'))}: checkpoint {c.namespace}/{c.name} matches no"
+        " checkpoint-enabled component of the DGDs rendered"
+        for c in checkpoints
+        if is_checkpoint(c) and id(c) not in used
+    ]
 
 
 def _read_existing(path: Path) -> bytes | None:
@@ -184,13 +250,20 @@ Target: --target defaults to grove when the DGD has the annotation
 nvidia.com/enable-grove: "true" (the switch the operator itself reads to pick the Grove
 path), else dcd.
 
-Output order: DCDs in component order, or the one PodCliqueSet.
+Output order: DGDs in file then document order; for each, its DCDs in component order, or
+its one PodCliqueSet.
 
 Examples:
 
 \b
   # to stdout, one YAML stream
   dynamo-render render deploy/llama.dgd.yaml --checkpoint snapshots
+\b
+  # a DGD without metadata.namespace (like upstream's examples), into dynamo-prod
+  dynamo-render render examples/backends/vllm/deploy/agg.yaml -n dynamo-prod
+\b
+  # every DGD of a folder, one file per object
+  dynamo-render render deploy/ -n dynamo-prod -o rendered
 \b
   # one file per object, then: does the folder still match a fresh render?
   dynamo-render render deploy/llama.dgd.yaml --checkpoint snapshots -o rendered
@@ -216,6 +289,14 @@ input error (nothing is printed or written).
     multiple=True,
     metavar="PATH",
     help="Captured DynamoCheckpoint snapshot file or directory (repeatable).",
+)
+@click.option(
+    "-n",
+    "--namespace",
+    metavar="NS",
+    default=None,
+    help="Namespace of DGDs that carry none (as kubectl apply -n / helm template -n); a DGD"
+    " in another namespace is an error.",
 )
 @click.option(
     "--target",
@@ -263,6 +344,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     ctx: click.Context,
     dgd_file: str | None,
     checkpoints: tuple[str, ...],
+    namespace: str | None,
     target: str | None,
     output_dir: str | None,
     check: bool,
@@ -274,16 +356,21 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     the manifests the Dynamo operator would create, with the checkpoint binding stamped
     everywhere the operator stamps it.
 
+    DGD_FILE may hold several DGDs (objects of other kinds beside them are ignored), or be
+    a directory of such files: every DGD is rendered, in file then document order. A DGD
+    without metadata.namespace takes -n NS.
+
     Output: one YAML stream on stdout, each document preceded by `# Source: DGD_FILE`,
     `---` between documents; or, with -o DIR, one file per object, written atomically,
     only when its content changes.
 
     Without DGD_FILE: every `render:` entry of .dynamo-render.yaml, each into its own
-    output folder (--checkpoint, --target and -o are then refused: each entry names its
-    own); with --check, write nothing and exit 1 listing what would change.
+    output folder (--checkpoint, -n, --target and -o are then refused: each entry names
+    its own); with --check, write nothing and exit 1 listing what would change.
 
     Inputs and outputs are validated against the bundled schemas (or --crd): a violation
-    is exit 2 with its JSON path and line.
+    is exit 2 with its JSON path and line. A DGD field its CRD does not declare (the
+    pinned operator's, or the --crd one) is exit 2 at its key, as kubectl apply refuses it.
     """
     if dgd_file is None:
         from renderer.commands.render_config import run_configured
@@ -292,6 +379,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             name
             for name, value in (
                 ("--checkpoint", checkpoints),
+                ("-n", namespace),
                 ("--target", target),
                 ("-o", output_dir),
             )
@@ -306,8 +394,18 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             crds=crds,
         )
         ctx.exit(code)
+    from renderer.model.namespace import check_namespace
+
     args = RenderArgs(
-        dgd_file, checkpoints, target, output_dir, check, trusted_keys, max_bytes, crds
+        dgd_file,
+        checkpoints,
+        target,
+        output_dir,
+        check,
+        trusted_keys,
+        max_bytes,
+        crds,
+        namespace=None if namespace is None else check_namespace(namespace),
     )
     outcome = execute(args)
     apply(outcome, output_dir)

@@ -56,6 +56,8 @@ def run_configured(
             max_bytes,
             crds,
             source_name=job.source,
+            namespace=job.namespace,
+            namespace_option=f"namespace: of the entry at {job.where}",
         )
         outcomes.append(execute(args))
     for outcome in outcomes:

@@ -134,10 +134,18 @@ def _classify(ctx: LintContext, workload: Workload, copy: Copy, value: str) -> M
         PROVENANCE,
         workload,
         copy,
-        f"{what}: digest {parsed.digest[:12]}... is not the digest"
-        f" {want.digest[:12]}... of checkpoint {name}: what it was captured"
+        f"{what}: digest {parsed.digest} is not the digest {want.digest} of checkpoint"
+        f" {name} ({_first_difference(parsed.digest, want.digest)}): what it was captured"
         " from changed (admission: automatic checkpoint provenance differs)",
     )
+
+
+def _first_difference(given: str, wanted: str) -> str:
+    """Where two digests part, so that two that differ near the end read differently."""
+    at = next((i for i, (a, b) in enumerate(zip(given, wanted, strict=False)) if a != b), None)
+    if at is None:
+        at = min(len(given), len(wanted))
+    return f"they differ from hex digit {at + 1} on"
 
 
 def mismatches(ctx: LintContext) -> list[Mismatch]:

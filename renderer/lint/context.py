@@ -4,6 +4,11 @@ Matching is the operator's: a workload names its checkpoint with the
 `nvidia.com/dynamo-checkpoint-name` annotation (DCD pod template, or the clique), and the
 pod webhook reads the DynamoCheckpoint of that name in the workload's namespace. Every
 expensive step (binding a snapshot, parsing a binding) runs once and is cached here.
+
+Only automatic checkpoints (annotation `nvidia.com/dynamo-auto-checkpoint: "true"`) are
+bound. A manual one is a snapshot like any other for the pod webhook, which restores from
+it without asking for a binding: it is not bound, is no error, and a workload restoring
+from it needs no binding (`Resolution.manual`).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ class Snapshot:
     error: InputError | None = None  # cannot be bound (operator precondition or encoding)
     untrusted: str | None = None  # with --trusted-key: why its file is not trusted
     conflict: SourceObject | None = None  # another capture of the same name binds differently
+    manual: bool = False  # not an automatic checkpoint: never bound, needs no binding
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ class Resolution:
     snapshot: Snapshot | None
     expected: str | None
     reason: str | None  # why it cannot be verified, when `expected` is None
+    manual: bool = False  # the checkpoint is a manual one: the workload needs no binding
 
 
 @dataclass
@@ -135,6 +142,15 @@ class LintContext:
             return Resolution(
                 name, snap, None, f"checkpoint {where} is not trusted: {snap.untrusted}"
             )
+        if snap.manual:
+            return Resolution(
+                name,
+                snap,
+                None,
+                f"checkpoint {where} is a manual checkpoint: the operator binds only automatic"
+                " ones, and its pod webhook restores from a manual one without a binding",
+                manual=True,
+            )
         if snap.bound is None:
             message = snap.error.message if snap.error is not None else "cannot be bound"
             return Resolution(name, snap, None, f"checkpoint {where} cannot be bound: {message}")
@@ -192,6 +208,7 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
     """Bind every DynamoCheckpoint once; an unbindable one keeps its error for the rules."""
     from renderer.binding import bind
     from renderer.checkpoint import is_checkpoint
+    from renderer.keys import AUTO_MARKER_KEY
 
     snapshots: list[Snapshot] = []
     seen: set[tuple[str, int, int | None]] = set()
@@ -202,8 +219,23 @@ def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
         if identity in seen:
             continue
         seen.add(identity)
+        if _manual(obj, AUTO_MARKER_KEY):
+            snapshots.append(Snapshot(obj, manual=True))
+            continue
         try:
             snapshots.append(Snapshot(obj, bound=bind(obj)))
         except InputError as exc:
             snapshots.append(Snapshot(obj, error=exc))
     return snapshots
+
+
+def _manual(obj: SourceObject, marker_key: str) -> bool:
+    """A well-formed checkpoint without the automatic marker. Annotations that are not a
+    mapping of strings go to the binding engine, which reports them (not a manual one)."""
+    annotations = obj.metadata.get("annotations")
+    if annotations is None:
+        return True
+    if not isinstance(annotations, dict):
+        return False
+    marker = annotations.get(marker_key)
+    return marker is None or (isinstance(marker, str) and marker != "true")

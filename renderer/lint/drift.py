@@ -18,6 +18,53 @@ from renderer.source.model import Path
 
 _MISSING = object()
 
+# What the API server and controllers write on a live object, never a render: an export
+# (`kubectl get dcd,pcs -o yaml`) carries them, and `kubectl diff` / Argo CD do not count
+# them as drift. Annotations: kubectl's client-side apply record; the operator's
+# bookkeeping (internal/controller_common/resource.go: the hash and generation it last
+# applied; api/v1alpha1/dynamocomponentdeployment_conversion.go: what a DCD served in
+# the other API version keeps of itself).
+SERVER_METADATA = frozenset(
+    {
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "managedFields",
+        "ownerReferences",
+        "selfLink",
+    }
+)
+SERVER_ANNOTATIONS = frozenset(
+    {
+        "kubectl.kubernetes.io/last-applied-configuration",
+        "nvidia.com/last-applied-hash",
+        "nvidia.com/last-applied-generation",
+        "nvidia.com/dcd-spec",
+        "nvidia.com/dcd-status",
+    }
+)
+
+
+def without_server_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` (a whole object) without `status` and the server-populated metadata above; an
+    `annotations` mapping only they filled goes too."""
+    out = {k: v for k, v in data.items() if k != "status"}
+    metadata = data.get("metadata")
+    if isinstance(metadata, dict):
+        kept = {k: v for k, v in metadata.items() if k not in SERVER_METADATA}
+        annotations = metadata.get("annotations")
+        if isinstance(annotations, dict):
+            left = {k: v for k, v in annotations.items() if k not in SERVER_ANNOTATIONS}
+            if left or not annotations:
+                kept["annotations"] = left
+            else:
+                del kept["annotations"]
+        out["metadata"] = kept
+    return out
+
 
 def _same_scalar(a: Any, b: Any) -> bool:
     # 1 == 1.0 == True in Python; Kubernetes tells them apart

@@ -37,6 +37,7 @@ class LintResult:
     fixed: int = 0  # findings --fix repaired
     changed_files: list[str] = field(default_factory=list)
     unfixed: list[str] = field(default_factory=list)  # why --fix left a file alone
+    skipped: list[str] = field(default_factory=list)  # YAML files that are not K8s objects
 
     @property
     def errors(self) -> int:
@@ -55,6 +56,7 @@ class LintResult:
             "fixable": sum(1 for f in self.findings if f.fixable),
             "fixed": self.fixed,
             "changedFiles": list(self.changed_files),
+            "skippedFiles": list(self.skipped),
         }
 
 

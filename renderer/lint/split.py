@@ -59,8 +59,15 @@ class _Plan:
     max_bytes: int
 
 
-# (findings, objects linted), or None when the file cannot be read
-FileResult = tuple[list[Finding], int] | None
+@dataclass(frozen=True)
+class FileResult:
+    """Pass 2 of one file: its findings, and what it held."""
+
+    findings: list[Finding]
+    objects: int  # linted objects (DCD, PCS, DynamoCheckpoint)
+    skipped: bool  # not Kubernetes objects (see renderer.source.skip)
+    checkpoints: tuple[tuple[int, int | None], ...]  # (document, item) of its snapshots
+
 
 _plan: _Plan | None = None
 _checks: list[Callable[[LintContext], Iterable[Finding]]] = []
@@ -75,35 +82,53 @@ def _start(plan: _Plan) -> None:
     _checks[:] = [get_rule(rule_id).check for rule_id in plan.rule_ids]
 
 
-def _lint_file(item: tuple[str, bool]) -> FileResult:
+def _snapshot_places(objects: Iterable[SourceObject]) -> tuple[tuple[int, int | None], ...]:
+    from renderer.checkpoint import is_checkpoint
+
+    return tuple((o.doc_index, o.item_index) for o in objects if is_checkpoint(o))
+
+
+def _lint_file(item: tuple[str, bool]) -> FileResult | None:
+    """Pass 2 of one file (None: it cannot be read)."""
     from renderer.source.files import load_file
 
     plan = _plan
     assert plan is not None, "worker not started"
     file, explicit = item
+    skipped: list[str] = []
     try:
         objects = load_file(
-            file, explicit=explicit, max_bytes=plan.max_bytes, kinds=LINT_KINDS, allow_empty=True
+            file,
+            explicit=explicit,
+            max_bytes=plan.max_bytes,
+            kinds=LINT_KINDS,
+            allow_empty=True,
+            skipped=skipped,
         )
     except InputError:
         return None
     if not objects:
-        return [], 0
+        return FileResult([], 0, bool(skipped), ())
     ctx = _context(objects, [], plan.options, plan.by_name)
     findings: list[Finding] = []
     for check in _checks:
         findings.extend(check(ctx))
-    return findings, len(objects)
+    return FileResult(findings, len(objects), False, _snapshot_places(objects))
 
 
 def _checkpoints_of(item: tuple[str, bool], max_bytes: int) -> list[SourceObject] | None:
-    """Pass 1 for a linted path: its DynamoCheckpoint objects (None: cannot be read)."""
+    """Pass 1 of one linted file: its DynamoCheckpoint objects (None: cannot be read)."""
     from renderer.source.files import load_file
 
     file, explicit = item
     try:
         return load_file(
-            file, explicit=explicit, max_bytes=max_bytes, kinds=CHECKPOINT_KINDS, allow_empty=True
+            file,
+            explicit=explicit,
+            max_bytes=max_bytes,
+            kinds=CHECKPOINT_KINDS,
+            allow_empty=True,
+            skipped=[],
         )
     except InputError:
         return None
@@ -202,6 +227,8 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     found = list(ordered_map(partial(_checkpoints_of, max_bytes=max_bytes), files, jobs=jobs))
     if any(part is None for part in found):
         return None
+    # what pass 2 must find again in each file (else its snapshots were not these)
+    places = [_snapshot_places(part or ()) for part in found]
     linted = [obj for part in found if part is not None for obj in part]
     snapshots = prepare_snapshots(checkpoints, linted, options)
     by_name = index_snapshots(snapshots)
@@ -215,14 +242,18 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     per_file = tuple(r for r in selected if r not in SNAPSHOT_RULES and r not in WHOLE_RUN_RULES)
     plan = _Plan(by_name, per_file, options, max_bytes)
     contributed: list[str] = []
+    skipped: list[str] = []
     objects = 0
     results = ordered_map(_lint_file, files, jobs=jobs, initializer=_start, initargs=(plan,))
-    for (file, _), result in zip(files, results, strict=True):
-        if result is None:
+    for (file, _), expected, result in zip(files, places, results, strict=True):
+        if result is None or result.checkpoints != expected:
             return None
-        file_findings, count = result
-        findings.extend(file_findings)
-        if count:
+        findings.extend(result.findings)
+        if result.skipped:
+            skipped.append(file)
+        if result.objects:
             contributed.append(file)
-            objects += count
-    return LintResult(order_findings(findings, options.strict), contributed, objects)
+            objects += result.objects
+    lint = LintResult(order_findings(findings, options.strict), contributed, objects)
+    lint.skipped = skipped
+    return lint

@@ -308,8 +308,8 @@ def normalise(obj: SourceObject) -> Graph:
     if not namespace:
         raise reader.fail(
             ("metadata",),
-            "the DGD has no metadata.namespace (rendered objects "
-            "need one; set it to the namespace the DGD is applied to)",
+            "the DGD has no metadata.namespace (rendered objects need one): pass"
+            " -n/--namespace NS, as with kubectl apply -n, or set it in the DGD",
         )
     if len(namespace) > 63 or not _DNS1123_LABEL.match(namespace):
         raise reader.fail(

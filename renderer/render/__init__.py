@@ -42,6 +42,8 @@ class RenderResult:
     target: str = ""
     # Files of the snapshots some component matched (for --trusted-key checks).
     checkpoint_files: tuple[str, ...] = ()
+    # The snapshot objects some component matched, in component order.
+    checkpoints: tuple[SourceObject, ...] = ()
 
 
 def default_target(dgd: SourceObject) -> str:
@@ -52,9 +54,17 @@ def default_target(dgd: SourceObject) -> str:
 
 
 def render(
-    dgd: SourceObject, checkpoints: Sequence[SourceObject], *, target: str | None = None
+    dgd: SourceObject,
+    checkpoints: Sequence[SourceObject],
+    *,
+    target: str | None = None,
+    warn_unused: bool = True,
 ) -> RenderResult:
-    """Render `dgd` bound to the matching `checkpoints` (see the module docstring)."""
+    """Render `dgd` bound to the matching `checkpoints` (see the module docstring).
+
+    `warn_unused=False` leaves out the warning for a snapshot no component matched (the
+    caller renders several DGDs from one set of snapshots and warns once for them all).
+    """
     from renderer.model import normalise
     from renderer.model.pod import backend_framework, drop_reserved_annotations
     from renderer.render.match import match_checkpoints
@@ -66,7 +76,7 @@ def render(
     validate_input(dgd)
     graph = normalise(dgd)
     chosen = target or ("grove" if graph.grove_enabled else "dcd")
-    matches, warnings = match_checkpoints(graph, checkpoints)
+    matches, warnings = match_checkpoints(graph, checkpoints, warn_unused=warn_unused)
     for component in graph.components:
         config = component.checkpoint
         if config is not None and config.enabled and not component.is_worker:
@@ -113,7 +123,8 @@ def render(
     for obj in objects:
         validate_output(obj, chosen)
     files = tuple(sorted({m.checkpoint.source.file for m in matches.values()}))
-    return RenderResult(objects, warnings, chosen, files)
+    used = tuple(m.checkpoint.source for m in matches.values())
+    return RenderResult(objects, warnings, chosen, files, used)
 
 
 def worker_hashes(graph: Graph, matches: dict[str, Match]) -> dict[str, str]:

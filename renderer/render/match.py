@@ -119,9 +119,10 @@ def _bind(graph: Graph, component: Component, checkpoint: Checkpoint) -> BoundCh
 
 
 def match_checkpoints(
-    graph: Graph, objects: Sequence[SourceObject]
+    graph: Graph, objects: Sequence[SourceObject], *, warn_unused: bool = True
 ) -> tuple[dict[str, Match], list[str]]:
-    """Match every checkpointed component; returns matches by component name and warnings."""
+    """Match every checkpointed component; returns matches by component name and warnings
+    (with `warn_unused`, one for each snapshot no component matched)."""
     # The binding package first: renderer.checkpoint imports its helpers.
     import renderer.binding  # noqa: F401
     from renderer.checkpoint import checkpoint_from_object, is_checkpoint
@@ -169,7 +170,7 @@ def match_checkpoints(
                 "restores only from a Ready checkpoint)"
             )
         matches[component.name] = Match(component, checkpoint, bound)
-    for checkpoint in checkpoints:
+    for checkpoint in checkpoints if warn_unused else ():
         if id(checkpoint) not in used:
             warnings.append(
                 f"{_where(checkpoint.source)}: checkpoint {checkpoint.namespace}/{checkpoint.name} "

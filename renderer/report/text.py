@@ -39,4 +39,6 @@ def summary_line(result: LintResult) -> str:
         text += f" {_plural(len(result.changed_files), 'file')}"
     elif fixable:
         text += f"; {fixable} fixable with --fix"
+    if result.skipped:
+        text += f"; skipped {_plural(len(result.skipped), 'file')} (not Kubernetes objects)"
     return f"dynamo-render lint: {text}"

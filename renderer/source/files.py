@@ -115,8 +115,14 @@ def load_paths(
     stdin: BinaryIO | None = None,
     spans: bool = False,
     allow_empty: bool = False,
+    skipped: list[str] | None = None,
 ) -> list[SourceObject]:
     """Objects from files, directories (recursively, `*.yaml`/`*.yml`) and `-` (stdin).
+
+    With a `skipped` list, files that are not Kubernetes objects (see `renderer.source.skip`:
+    Helm values and chart templates, kustomize patches) are appended to it instead of
+    failing the read; a file that looks like a Kubernetes object and does not read still
+    fails.
 
     Paths are read in the order given; each directory's files in sorted order. `stdin`
     defaults to the process's binary stdin. A file named explicitly is read whatever its
@@ -127,6 +133,29 @@ def load_paths(
     """
     objects: list[SourceObject] = []
     seen: set[str] = set()  # real paths of the files read
+
+    def read(data: bytes, name: str, empty: bool) -> list[SourceObject]:
+        try:
+            return load_bytes(
+                data, name, max_bytes=max_bytes, kinds=kinds, spans=spans, allow_empty=empty
+            )
+        except InputError as exc:
+            from renderer.source.skip import not_kubernetes
+
+            if skipped is None or not not_kubernetes(data, exc):
+                raise
+        skipped.append(name)
+        return []
+
+    def is_template(file: str) -> bool:
+        if skipped is None:
+            return False
+        from renderer.source.skip import is_chart_template
+
+        if is_chart_template(file):
+            skipped.append(file)
+            return True
+        return False
 
     def first_time(file: str) -> bool:
         real = os.path.realpath(file)
@@ -143,39 +172,13 @@ def load_paths(
             data = _read_limited(handle, max_bytes)
             with contextlib.suppress(TypeError):  # a stream without weak references
                 _CONSUMED.add(handle)
-            objects.extend(
-                load_bytes(
-                    data,
-                    STDIN_NAME,
-                    max_bytes=max_bytes,
-                    kinds=kinds,
-                    spans=spans,
-                    allow_empty=allow_empty,
-                )
-            )
+            objects.extend(read(data, STDIN_NAME, allow_empty))
         elif _is_dir(path):
             for file in filter(first_time, iter_yaml_files(path)):
-                objects.extend(
-                    load_bytes(
-                        _read_file(file, max_bytes),
-                        file,
-                        max_bytes=max_bytes,
-                        kinds=kinds,
-                        spans=spans,
-                        allow_empty=True,
-                    )
-                )
-        elif first_time(path):
-            objects.extend(
-                load_bytes(
-                    _read_file(path, max_bytes),
-                    path,
-                    max_bytes=max_bytes,
-                    kinds=kinds,
-                    spans=spans,
-                    allow_empty=allow_empty,
-                )
-            )
+                if not is_template(file):
+                    objects.extend(read(_read_file(file, max_bytes), file, True))
+        elif first_time(path) and not is_template(path):
+            objects.extend(read(_read_file(path, max_bytes), path, allow_empty))
     return objects
 
 
@@ -202,13 +205,26 @@ def load_file(
     max_bytes: int = DEFAULT_MAX_BYTES,
     kinds: Collection[str] | None = None,
     allow_empty: bool = False,
+    skipped: list[str] | None = None,
 ) -> list[SourceObject]:
     """One file's objects exactly as `load_paths` reads it (`explicit`: named on the
-    command line, so empty only with `allow_empty`; a directory's files may be empty)."""
-    return load_bytes(
-        _read_file(file, max_bytes),
-        file,
-        max_bytes=max_bytes,
-        kinds=kinds,
-        allow_empty=allow_empty or not explicit,
-    )
+    command line, so empty only with `allow_empty`; a directory's files may be empty;
+    `skipped` as in load_paths)."""
+    if skipped is not None:
+        from renderer.source.skip import is_chart_template
+
+        if is_chart_template(file):
+            skipped.append(file)
+            return []
+    data = _read_file(file, max_bytes)
+    try:
+        return load_bytes(
+            data, file, max_bytes=max_bytes, kinds=kinds, allow_empty=allow_empty or not explicit
+        )
+    except InputError as exc:
+        from renderer.source.skip import not_kubernetes
+
+        if skipped is None or not not_kubernetes(data, exc):
+            raise
+    skipped.append(file)
+    return []

@@ -8,7 +8,10 @@ binding twice: `metadata.annotations` and its pod template annotations
 (`spec.template.cliques[i].annotations`) and in its checkpoint map
 (`metadata.annotations["nvidia.com/dynamo-checkpoint-bindings"]`). A DCD or clique counts
 as checkpointed when it carries the restore-candidate annotations or any binding copy.
-The finding points at the nearest existing parent key.
+The finding points at the nearest existing parent key. A workload restoring from a
+*manual* checkpoint (one without `nvidia.com/dynamo-auto-checkpoint: "true"`) needs no
+binding: the operator binds only automatic checkpoints, and its pod webhook restores from
+a manual one without one.
 
 Bad (the pod template copy is missing):
 
@@ -50,6 +53,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
         if not workload.checkpointed or workload.misplaced is not None:
             continue
+        if ctx.resolve(workload).manual:
+            continue  # restoring from a manual checkpoint: the webhook asks for no binding
         for copy in workload.copies:
             if copy.value is not None:
                 continue

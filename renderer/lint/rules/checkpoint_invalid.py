@@ -1,13 +1,14 @@
 """A captured checkpoint snapshot that cannot be bound (or should not be trusted as-is).
 
-Errors, with the operator's wording, in its order: `automatic checkpoint UID is missing`,
-`automatic checkpoint generation is missing`, `automatic checkpoint provenance is invalid:
-checkpoint NAME is not marked automatic` (annotation `nvidia.com/dynamo-auto-checkpoint`
-must be exactly "true"), `... ID label is missing` (label
-`nvidia.com/snapshot-checkpoint-id`); a value the encoder cannot reproduce exactly as Go
-would; or two captures of the same checkpoint with different bindings. Warnings: what the
-binding engine warns about, such as `status.phase` not `Ready` (the operator restores only
-from Ready checkpoints) or unknown fields it drops.
+Only automatic checkpoints (annotation `nvidia.com/dynamo-auto-checkpoint` exactly
+"true") are bound, and only they are checked here: a *manual* checkpoint among the
+snapshots is no finding, as the operator's pod webhook restores from it without a binding.
+Errors for an automatic one, with the operator's wording, in its order: `automatic
+checkpoint UID is missing`, `automatic checkpoint generation is missing`, `... ID label is
+missing` (label `nvidia.com/snapshot-checkpoint-id`); a value the encoder cannot
+reproduce exactly as Go would; or two captures of the same checkpoint with different
+bindings. Warnings: what the binding engine warns about, such as `status.phase` not
+`Ready` (the operator restores only from Ready checkpoints) or unknown fields it drops.
 
 Bad:
 

@@ -5,7 +5,10 @@ template, or PCS clique annotations); lint looks for a DynamoCheckpoint of that 
 same namespace among `--checkpoint` files and the linted paths. When there is none (or it
 cannot be bound, is captured twice with different bindings, or is not trusted under
 `--trusted-key`), the binding is neither right nor wrong: it is unknown, and lint says so
-rather than passing it. A warning; an error with `--strict`.
+rather than passing it. A warning; an error with `--strict`. A workload that restores
+from a *manual* checkpoint and carries no binding is fine (the operator binds only
+automatic checkpoints); one that carries a binding anyway gets this warning, since no
+binding of a manual checkpoint can be checked.
 
 Bad (`checkpoint-9f1e2d3c4b5a6978` is not among the snapshots):
 
@@ -35,6 +38,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         resolution = ctx.resolve(workload)
         if resolution.expected is not None:
             continue
+        if resolution.manual and all(copy.value is None for copy in workload.copies):
+            continue  # a manual checkpoint, and no binding to verify: nothing unknown
         yield finding_at(
             workload.obj,
             workload.checkpoint_name_path,

@@ -4,16 +4,24 @@ Lint renders the DGD again with the same captured checkpoints (`--checkpoint` an
 DynamoCheckpoint objects among the linted paths; under `--trusted-key` only trusted ones),
 for the target the committed objects show: a PodCliqueSet means `grove`, DCDs mean `dcd`
 (nothing committed: the DGD's default target). Each committed DCD or PodCliqueSet of that
-DGD (same namespace, and the label `nvidia.com/dynamo-graph-deployment-name`, or the
-kind and name of a rendered object) is compared with the rendered object of the same kind,
+DGD (same namespace, and the label `nvidia.com/dynamo-graph-deployment-name`, or the kind
+and name of a rendered object) is compared with the rendered object of the same kind,
 namespace and name. The data are compared, not the text: comments, quoting and key order
-do not count, and neither do the binding copies (the checkpoint binding annotations and the
-PodCliqueSet checkpoint map): the `binding-*` rules check those against the same snapshots,
-so a wrong binding is one finding, not also a drift. The finding is at the first differing
-key, and its message shows the first hunk of a unified diff (both sides as `dynamo-render
-render` writes them). A rendered object that is not committed is reported at the DGD, a
-committed one the render does not produce at its `metadata.name`, and a DGD that cannot be
-rendered at the place render names. Not fixed by `--fix`: render again.
+do not count, and neither do the binding copies (the checkpoint binding annotations and
+the PodCliqueSet checkpoint map): the `binding-*` rules check those against the same
+snapshots, so a wrong binding is one finding, not also a drift. Nor do the fields the API
+server and controllers populate, as `kubectl diff` and Argo CD leave them out: `status`,
+`metadata.uid`, `resourceVersion`, `generation`, `creationTimestamp`, `deletionTimestamp`,
+`deletionGracePeriodSeconds`, `managedFields`, `ownerReferences`, `selfLink`, and the
+annotations `kubectl.kubernetes.io/last-applied-configuration`,
+`nvidia.com/last-applied-hash` and `nvidia.com/last-applied-generation` (the operator's
+record of what it applied) and `nvidia.com/dcd-spec` / `nvidia.com/dcd-status` (its API
+conversion bookkeeping). So `kubectl get dcd,pcs -o yaml` of an up-to-date workload, one
+object per document or one `kind: List`, lints clean. The finding is at the first
+differing key, and its message shows the first hunk of a unified diff (both sides as
+`dynamo-render render` writes them). A rendered object that is not committed is reported
+at the DGD, a committed one the render does not produce at its `metadata.name`, and a DGD
+that cannot be rendered at the place render names. Not fixed by `--fix`: render again.
 
 Bad (the DGD now asks for 3 decode replicas; the committed DCD still says 2):
 
@@ -124,10 +132,11 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 def _compare(
     obj: SourceObject, fresh: dict[str, Any], dgd: SourceObject, dgd_label: str
 ) -> Iterator[Finding]:
-    from renderer.lint.drift import first_difference, first_hunk
+    from renderer.lint.drift import first_difference, first_hunk, without_server_fields
     from renderer.schema.violation import json_path
 
-    committed, rendered = _without_bindings(obj.data), _without_bindings(fresh)
+    committed = _without_bindings(without_server_fields(obj.data))
+    rendered = _without_bindings(fresh)
     path = first_difference(committed, rendered)
     if path is None:
         return

@@ -1,0 +1,227 @@
+"""Unknown fields in a DGD, found as the API server's strict field validation finds them.
+
+`kubectl apply` (server-side field validation `Strict`, its default) refuses an object with
+a field its CRD schema does not declare; without it the API server silently prunes the
+field, so a typo (`checkpoint:` directly on a v1beta1 component instead of under
+`experimental:`) renders and deploys as if it were not there. This module checks a DGD
+against the field tree of the pinned operator's CRD (`renderer/data/dgd-fields.json`,
+written by `scripts/update-dgd-fields` from
+`deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml`); with `--crd`
+naming the DGD CRD, that CRD's schema decides instead (`check_fields`). The CLI calls it
+on every DGD it reads (`render`, `lint --dgd`), before rendering.
+
+A field tree keeps only what decides whether a field is known: per node `p` (declared
+properties), `a` (the schema of map values, `additionalProperties`), `i` (list items), `x`
+(`x-kubernetes-preserve-unknown-fields`: anything goes below), and `r` (a reference into
+`defs`, where repeated subtrees such as the PodSpec are kept once). An object node without
+`p`, `a` or `x` declares no field: every key under it is unknown, as the API server prunes
+them all. The root `metadata` is ObjectMeta, checked against its own field list.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from functools import cache
+from typing import Any
+
+from renderer.source.model import Path
+
+Node = dict[str, Any]
+
+# ObjectMeta's fields (k8s.io/apimachinery/pkg/apis/meta/v1): the CRD schema says only
+# `type: object` for the root metadata; the API server decodes it as ObjectMeta.
+_OWNER_REFERENCE: Node = {
+    "p": {k: {} for k in ("apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion")}
+}
+OBJECT_META: Node = {
+    "p": {
+        **{
+            k: {}
+            for k in (
+                "name",
+                "generateName",
+                "namespace",
+                "selfLink",
+                "uid",
+                "resourceVersion",
+                "generation",
+                "creationTimestamp",
+                "deletionTimestamp",
+                "deletionGracePeriodSeconds",
+            )
+        },
+        "labels": {"a": {}},
+        "annotations": {"a": {}},
+        "ownerReferences": {"i": _OWNER_REFERENCE},
+        "finalizers": {"i": {}},
+        "managedFields": {"x": True},
+    }
+}
+_SHARE_ABOVE = 200  # characters of JSON: smaller subtrees are cheaper written out
+
+
+def node_from_schema(schema: Mapping[str, Any]) -> Node:
+    """The field tree of one OpenAPI v3 schema node (see the module docstring)."""
+    node: Node = {}
+    if schema.get("x-kubernetes-preserve-unknown-fields") is True:
+        node["x"] = True
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        node["p"] = {key: node_from_schema(value) for key, value in properties.items()}
+    additional = schema.get("additionalProperties")
+    if isinstance(additional, Mapping):
+        node["a"] = node_from_schema(additional)
+    elif additional is True:
+        node["a"] = {}
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        node["i"] = node_from_schema(items)
+    if schema.get("type") == "object" and not ({"p", "a", "x"} & node.keys()):
+        node["p"] = {}  # an object that declares no field
+    return node
+
+
+def tree_from_crd(crd: Mapping[str, Any]) -> dict[str, Any]:
+    """{"versions": {version: root node}, "defs": {id: node}} for every version of a CRD."""
+    versions: dict[str, Node] = {}
+    for version in crd["spec"]["versions"]:
+        root = node_from_schema(version["schema"]["openAPIV3Schema"])
+        root.setdefault("p", {})["metadata"] = OBJECT_META
+        versions[version["name"]] = root
+    defs: dict[str, Node] = {}
+    shared = {name: _share(root, defs) for name, root in versions.items()}
+    return {"versions": shared, "defs": dict(sorted(defs.items()))}
+
+
+def _share(node: Node, defs: dict[str, Node]) -> Node:
+    """`node` with every large subtree replaced by a reference to one copy in `defs`."""
+    out: Node = {}
+    for key, value in node.items():
+        if key == "p":
+            out["p"] = {name: _share(child, defs) for name, child in value.items()}
+        elif key in ("a", "i"):
+            out[key] = _share(value, defs)
+        else:
+            out[key] = value
+    import hashlib  # only the generator script shares subtrees
+
+    text = json.dumps(out, sort_keys=True, separators=(",", ":"))
+    if len(text) <= _SHARE_ABOVE:
+        return out
+    ref = hashlib.sha256(text.encode()).hexdigest()[:12]
+    defs[ref] = out
+    return {"r": ref}
+
+
+@cache
+def _bundled() -> dict[str, Any]:
+    from importlib import resources
+
+    text = resources.files("renderer").joinpath("data", "dgd-fields.json").read_text("utf-8")
+    tree: dict[str, Any] = json.loads(text)
+    return tree
+
+
+def unknown_fields(
+    data: Mapping[str, Any], version: str, tree: Mapping[str, Any] | None = None
+) -> list[Path]:
+    """Paths of the fields of a DGD (`data`, of CRD version `version`) its CRD does not
+    declare, in document order; [] for a version the tree does not know."""
+    tree = tree if tree is not None else _bundled()
+    root = tree["versions"].get(version)
+    if root is None:
+        return []
+    return list(_walk(data, root, tree["defs"], ()))
+
+
+def _walk(value: Any, node: Node, defs: Mapping[str, Node], path: Path) -> Iterator[Path]:
+    while "r" in node:
+        node = defs[node["r"]]
+    if node.get("x"):
+        return
+    if isinstance(value, dict):
+        properties = node.get("p")
+        additional = node.get("a")
+        if properties is None and additional is None:
+            return  # not an object in the schema (int-or-string, free-form): not ours to judge
+        for key, child in value.items():
+            if properties is not None and key in properties:
+                yield from _walk(child, properties[key], defs, (*path, key))
+            elif additional is not None:
+                yield from _walk(child, additional, defs, (*path, key))
+            else:
+                yield (*path, key)
+    elif isinstance(value, list) and "i" in node:
+        for index, item in enumerate(value):
+            yield from _walk(item, node["i"], defs, (*path, index))
+
+
+def check_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | None = None) -> None:
+    """Raise the InputError of `unknown_field_error` for a DGD `SourceObject`, unless
+    `schemas` (from `--crd`) hold its own schema: that one then decides, and it refuses
+    undeclared fields itself (`renderer.schema.crd` closes every declared object)."""
+    if schemas and (obj.api_version, obj.kind) in schemas:
+        return
+    error = unknown_field_error(obj)
+    if error is not None:
+        raise error
+
+
+def unknown_field_error(obj: Any, tree: Mapping[str, Any] | None = None) -> Any:
+    """The InputError for the first unknown field of a DGD `SourceObject` (at its key), or
+    None when every field is declared. Worded as the API server's strict decoding error."""
+    from renderer.errors import InputError
+
+    version = obj.api_version.rsplit("/", 1)[-1]
+    found = unknown_fields(obj.data, version, tree)
+    if not found:
+        return None
+    first = found[0]
+    mark = obj.mark(first, key=True)
+    others = [f"{_dotted(p)} at line {obj.mark(p, key=True).line}" for p in found[1:4]]
+    if len(found) > 4:
+        others.append(f"{len(found) - 4} more")
+    also = f" (also: {', '.join(others)})" if others else ""
+    hint = _nested_hint(obj.data, first, version, tree)
+    return InputError(
+        f"unknown field {_dotted(first)!r} in DynamoGraphDeployment {obj.api_version}: its"
+        " CRD does not declare it, so the API server would refuse it (kubectl apply, strict"
+        f" field validation){hint}{also}",
+        obj.file,
+        mark.line,
+        mark.column,
+    )
+
+
+def _dotted(path: Path) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text.lstrip(".")
+
+
+def _nested_hint(
+    data: Mapping[str, Any], path: Path, version: str, tree: Mapping[str, Any] | None
+) -> str:
+    """`; did you mean ...` when the field is declared one level down, under a sibling
+    (`checkpoint` belongs under `experimental` on a v1beta1 component)."""
+    tree = tree if tree is not None else _bundled()
+    defs = tree["defs"]
+    node: Node = tree["versions"][version]
+    for part in path[:-1]:
+        while "r" in node:
+            node = defs[node["r"]]
+        if isinstance(part, int):
+            node = node.get("i", {})
+        else:
+            node = node.get("p", {}).get(part) or node.get("a", {})
+    while "r" in node:
+        node = defs[node["r"]]
+    for sibling, declared in node.get("p", {}).items():
+        child = declared
+        while "r" in child:
+            child = defs[child["r"]]
+        if path[-1] in child.get("p", {}):
+            return f" (did you mean {_dotted((*path[:-1], sibling, path[-1]))}?)"
+    return ""
