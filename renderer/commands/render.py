@@ -339,6 +339,14 @@ input error (nothing is printed or written).
     show_default=True,
     help="Refuse input files larger than this.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Without DGD_FILE: render the entries on this many processes (same output as"
+    " one) [default: the CPUs available; a few entries render in this process].",
+)
 @click.pass_context
 def command(  # noqa: PLR0917  (click passes one argument per option)
     ctx: click.Context,
@@ -351,6 +359,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
+    jobs: int | None,
 ) -> None:
     """Render DGD_FILE (and the snapshots its checkpointed components restore from) into
     the manifests the Dynamo operator would create, with the checkpoint binding stamped
@@ -392,6 +401,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             trusted_keys=trusted_keys,
             max_bytes=max_bytes,
             crds=crds,
+            jobs=jobs,
         )
         ctx.exit(code)
     from renderer.model.namespace import check_namespace

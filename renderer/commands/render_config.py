@@ -8,15 +8,49 @@ file is written, so one bad entry means no output at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from renderer.errors import UsageError
 
+if TYPE_CHECKING:
+    from renderer.commands.render import Outcome, RenderArgs
+
 EXIT_OK = 0
 EXIT_CHANGED = 1
 UPDATE_HINT = "run `dynamo-render render` to update them, then commit the result"
+# Fewer entries are rendered in this process: one takes a few milliseconds, about what
+# starting the workers costs.
+PARALLEL_MIN_ENTRIES = 4
+
+
+def _execute_or_none(args: RenderArgs) -> Outcome | None:
+    from renderer.commands.render import execute
+    from renderer.errors import DynamoRenderError
+
+    try:
+        return execute(args)
+    except DynamoRenderError:
+        return None
+
+
+def execute_all(entries: Sequence[RenderArgs], jobs: int | None) -> list[Outcome]:
+    """`execute` of every entry, in order, on up to `jobs` processes (None: the CPUs
+    available). Rendering writes nothing, so the entries are independent; when one
+    fails, they are rendered again in this process, which raises the first entry's
+    error as a serial run does."""
+    from renderer.commands.render import execute
+    from renderer.parallel import ordered_map, resolve_jobs
+
+    workers = resolve_jobs(jobs)
+    if workers > 1 and len(entries) >= PARALLEL_MIN_ENTRIES:
+        found = list(ordered_map(_execute_or_none, entries, jobs=workers))
+        if all(outcome is not None for outcome in found):
+            return [outcome for outcome in found if outcome is not None]
+    return [execute(args) for args in entries]
 
 
 def run_configured(
@@ -27,11 +61,13 @@ def run_configured(
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
+    jobs: int | None = None,
 ) -> int:
     """Render every configured job; returns the exit code. `per_dgd_options` names the
-    options given that only make sense with DGD_FILE (an error here)."""
+    options given that only make sense with DGD_FILE (an error here). `jobs`: worker
+    processes (None: the CPUs available)."""
     from renderer.atomic import write_file
-    from renderer.commands.render import Outcome, RenderArgs, execute
+    from renderer.commands.render import RenderArgs
     from renderer.config import CONFIG_NAME, from_context
 
     config = from_context(ctx.find_root())
@@ -44,9 +80,8 @@ def run_configured(
             f"{', '.join(per_dgd_options)}: only with DGD_FILE; the entries of {config.file}"
             " name their own checkpoints, target and output"
         )
-    outcomes: list[Outcome] = []
-    for job in config.render:
-        args = RenderArgs(
+    entries = [
+        RenderArgs(
             job.dgd,
             job.checkpoints,
             job.target,
@@ -59,7 +94,9 @@ def run_configured(
             namespace=job.namespace,
             namespace_option=f"namespace: of the entry at {job.where}",
         )
-        outcomes.append(execute(args))
+        for job in config.render
+    ]
+    outcomes: list[Outcome] = execute_all(entries, jobs)
     for outcome in outcomes:
         for warning in outcome.warnings:
             click.echo(f"dynamo-render: warning: {warning}", err=True)
