@@ -323,8 +323,10 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         return
     if not paths:
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
-    from renderer.model.namespace import check_namespace
+    if namespace is not None:  # (the DGD model is not imported for a lint without --dgd)
+        from renderer.model.namespace import check_namespace
 
+        namespace = check_namespace(namespace)
     args = LintArgs(
         paths=paths,
         checkpoints=checkpoints,
@@ -335,7 +337,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
         crds=crds,
-        namespace=None if namespace is None else check_namespace(namespace),
+        namespace=namespace,
         jobs=jobs,
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))

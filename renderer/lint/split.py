@@ -23,8 +23,8 @@ it always does (which file, and which error first).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path as FsPath
+from typing import NamedTuple
 
 from renderer.errors import InputError
 from renderer.lint.context import LintContext, Snapshot, index_snapshots
@@ -49,8 +49,7 @@ SPLIT_MIN_BYTES = 1 << 20
 CHECKPOINT_KINDS = frozenset({"DynamoCheckpoint"})
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(NamedTuple):
     """What every part of pass 2 needs: the snapshot index and the options."""
 
     by_name: dict[tuple[str, str], Snapshot]
@@ -59,9 +58,8 @@ class _Plan:
     max_bytes: int
 
 
-@dataclass(frozen=True)
-class FileResult:
-    """Pass 2 of one file: its findings, and what it held."""
+class FileResult(NamedTuple):
+    """Pass 2 of one file: its findings, and what it held (a tuple: cheap to send back)."""
 
     findings: list[Finding]
     objects: int  # linted objects (DCD, PCS, DynamoCheckpoint)

@@ -210,7 +210,8 @@ def load_file(
     """One file's objects exactly as `load_paths` reads it (`explicit`: named on the
     command line, so empty only with `allow_empty`; a directory's files may be empty;
     `skipped` as in load_paths)."""
-    if skipped is not None:
+    # (a chart template sits under a `templates` folder: most files need no look up)
+    if skipped is not None and "templates" in file:
         from renderer.source.skip import is_chart_template
 
         if is_chart_template(file):
