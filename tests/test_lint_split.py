@@ -211,3 +211,23 @@ def test_not_split_where_one_pass_is_needed(corpus: Path) -> None:
 def test_every_rule_has_a_place_in_the_split() -> None:
     """A rule added later runs per file unless it is listed as looking at more."""
     assert set(RULE_MODULES) >= split.SNAPSHOT_RULES | split.WHOLE_RUN_RULES
+
+
+def test_a_one_file_lint_loads_no_process_machinery() -> None:
+    """The hook's cold run stays in one process: multiprocessing is never imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, contextlib, io\n"
+        "from renderer.cli import main\n"
+        "quiet = io.StringIO()\n"
+        "with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):\n"
+        "    main(sys.argv[1:])\n"
+        "print('multiprocessing' in sys.modules)\n"
+    )
+    argv = ["lint", str(FIXTURES / "pcs" / "clean.yaml"), "--checkpoint", str(SNAPSHOT)]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert proc.stdout.strip() == "False"
