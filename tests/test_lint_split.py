@@ -231,3 +231,48 @@ def test_a_one_file_lint_loads_no_process_machinery() -> None:
         [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert proc.stdout.strip() == "False"
+
+
+def _spellings() -> list[bytes]:
+    """DynamoCheckpoint objects written so that the word is not in the bytes."""
+    body = "apiVersion: nvidia.com/v1alpha1\nmetadata: {name: c, namespace: n}\n"
+    return [
+        (body + 'kind: "Dynamo\\x43heckpoint"\n').encode(),
+        (body + "kind: !!binary RHluYW1vQ2hlY2twb2ludA==\n").encode(),
+        (body + 'kind: "Dynamo\\\n  Checkpoint"\n').encode(),
+        ("\ufeff" + body + "kind: DynamoCheckpoint\n").encode("utf-16"),
+    ]
+
+
+def test_the_snapshot_shortcut_never_skips_a_snapshot(corpus: Path) -> None:
+    from renderer.errors import InputError
+    from renderer.source import load_bytes
+
+    datas = [p.read_bytes() for p in sorted(corpus.rglob("*.yaml"))]
+    datas += [p.read_bytes() for p in sorted((ROOT / "hostile").glob("*.yaml"))]
+    datas += _spellings()
+    held = 0
+    for data in datas:
+        try:
+            found = load_bytes(data, "x.yaml", kinds={"DynamoCheckpoint"}, allow_empty=True)
+        except InputError:
+            continue
+        if found:
+            held += 1
+            assert not split.cannot_hold_checkpoint(data), data[:80]
+    assert held >= 3 + len(_spellings())  # the corpus's snapshots and every spelling
+
+
+def test_a_snapshot_the_first_pass_missed_sends_the_run_to_one_pass(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    options = LintOptions()
+    reference = _one_pass([str(corpus)], [str(SNAPSHOT)], options)
+    monkeypatch.setattr(split, "cannot_hold_checkpoint", lambda data: True)
+    assert (
+        split.lint_paths([str(corpus)], [str(SNAPSHOT)], options, max_bytes=1 << 24, jobs=1) is None
+    )
+    out, err = io.StringIO(), io.StringIO()
+    args = LintArgs(paths=[str(corpus)], checkpoints=[str(SNAPSHOT)], format="json", jobs=2)
+    execute(args, out, err)
+    assert out.getvalue() == get_format("json")(reference, color=False)  # type: ignore[arg-type]

@@ -114,12 +114,30 @@ def _lint_file(item: tuple[str, bool]) -> FileResult | None:
     return FileResult(findings, len(objects), False, _snapshot_places(objects))
 
 
+def cannot_hold_checkpoint(data: bytes) -> bool:
+    """True when the bytes cannot spell `DynamoCheckpoint` as a YAML value: the word is not
+    in them, and nothing could write it another way (an escape `\\`, a tag `!` such as
+    `!!binary`, or an encoding other than UTF-8, whose ASCII letters are not single bytes:
+    a byte-order mark or a NUL byte)."""
+    if b"DynamoCheckpoint" in data or b"\\" in data or b"!" in data or b"\0" in data:
+        return False
+    return not data.startswith((b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe"))
+
+
 def _checkpoints_of(item: tuple[str, bool], max_bytes: int) -> list[SourceObject] | None:
-    """Pass 1 of one linted file: its DynamoCheckpoint objects (None: cannot be read)."""
-    from renderer.source.files import load_file
+    """Pass 1 of one linted file: its DynamoCheckpoint objects (None: cannot be read).
+
+    A file whose bytes cannot hold one is not parsed here (its read errors are pass 2's),
+    and pass 2 checks that it finds the same snapshots in every file: a shortcut that
+    missed one would send the run to the one-pass path, never change its report.
+    """
+    from renderer.source.files import load_file, read_file
 
     file, explicit = item
     try:
+        data = read_file(file, max_bytes)
+        if cannot_hold_checkpoint(data):
+            return []
         return load_file(
             file,
             explicit=explicit,
@@ -127,6 +145,7 @@ def _checkpoints_of(item: tuple[str, bool], max_bytes: int) -> list[SourceObject
             kinds=CHECKPOINT_KINDS,
             allow_empty=True,
             skipped=[],
+            data=data,
         )
     except InputError:
         return None
