@@ -102,15 +102,22 @@ def _best(fn: Callable[[], object], runs: int) -> tuple[float, float]:
 _CPU: dict[tuple[str, ...], float] = {}  # best CPU seconds (user + system) of each command
 
 
+# Child processes write and use bytecode, as an installed tool does (an environment that
+# sets PYTHONDONTWRITEBYTECODE would time compiling every module from source).
+# PYTHONPATH: this checkout's package, whatever an editable install points at.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+
+
 def _process(argv: list[str], runs: int) -> tuple[float, float]:
     """Best and median wall time of a whole process; its best CPU time goes to _CPU (on a
     shared machine the wall time includes waiting for a core, the CPU time does not)."""
-    subprocess.run(argv, capture_output=True, check=False)  # warm the bytecode cache
+    subprocess.run(argv, capture_output=True, check=False, env=ENV)  # warm the bytecode cache
     cpu: list[float] = []
 
     def once() -> None:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(argv, capture_output=True, check=False)
+        subprocess.run(argv, capture_output=True, check=False, env=ENV)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
@@ -142,7 +149,7 @@ print(code, own, workers)
 def _peak_mib(argv: list[str]) -> tuple[int, float, float]:
     """(exit code, lint process MiB, largest worker MiB) of `dynamo-render ARGV`."""
     proc = subprocess.run(
-        [sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, check=True, env=ENV
     )
     code, own, workers = proc.stdout.split()
     return int(code), int(own) / 1024, int(workers) / 1024  # Linux: ru_maxrss is in KiB
@@ -166,7 +173,7 @@ def _gitops(tmp: Path, sizes: list[int], runs: int) -> None:
         manifests, snapshots, size = corpus_gitops.generate(root, files)
         paths = sorted(manifests.rglob("*.yaml"))
         lint = [python, "-m", "renderer", "lint", str(manifests), "--checkpoint", str(snapshots)]
-        code = subprocess.run(lint, capture_output=True, check=False).returncode
+        code = subprocess.run(lint, capture_output=True, check=False, env=ENV).returncode
         print(
             f"(a) {files} one-object files, {size / 1e6:.1f} MB, half Dynamo manifests"
             f" (lint exit {code})"
