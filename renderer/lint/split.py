@@ -220,8 +220,6 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     jobs: int,
     force: bool,
 ) -> LintResult | None:
-    from functools import partial
-
     from renderer.lint.rules import RULE_MODULES, get_rule
     from renderer.parallel import ordered_map
     from renderer.source.files import load_file
@@ -241,7 +239,9 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
         checkpoints.extend(
             load_file(file, explicit=explicit, max_bytes=max_bytes, kinds=CHECKPOINT_KINDS)
         )
-    found = list(ordered_map(partial(_checkpoints_of, max_bytes=max_bytes), files, jobs=jobs))
+    # (in this process: with the byte test, a file costs about its read, less than sending
+    # it to a worker)
+    found = [_checkpoints_of(item, max_bytes) for item in files]
     if any(part is None for part in found):
         return None
     # what pass 2 must find again in each file (else its snapshots were not these)
