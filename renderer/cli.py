@@ -75,8 +75,28 @@ class LazyGroup(click.Group):
     help="Read this config file instead of the repository's .dynamo-render.yaml.",
 )
 @click.option("--no-config", is_flag=True, help="Ignore .dynamo-render.yaml.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Refuse an input file of more than N YAML nodes (default 500,000).",
+)
+@click.option(
+    "--max-documents",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Refuse an input file of more than N YAML documents (default 10,000).",
+)
 @click.pass_context
-def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
+def cli(
+    ctx: click.Context,
+    config_path: str | None,
+    no_config: bool,
+    max_nodes: int | None,
+    max_documents: int | None,
+) -> None:
     """Render and lint NVIDIA Dynamo workloads pinned to verified checkpoints.
 
     A binding `v1/<uid>/<generation>/<sha256>` ties a pod template to one captured
@@ -87,8 +107,11 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     from the current one upwards, that holds the file or a .git); command-line options
     override it. Global options go before COMMAND.
     """
-    from renderer.config import apply_to_context
+    from renderer.config import apply_to_context, from_context
     from renderer.errors import InputError
+    from renderer.source.limits import DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_NODES, set_limits
+
+    set_limits(nodes=DEFAULT_MAX_NODES, documents=DEFAULT_MAX_DOCUMENTS)  # each run anew
 
     try:
         apply_to_context(ctx, config_path, disabled=no_config)
@@ -97,6 +120,10 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
         # help or the rule list go on without it; every other run reports it (exit 2).
         if not _only_informational(ctx):
             raise
+    config = from_context(ctx)
+    if config is not None:  # then the config's, then the command line's
+        set_limits(nodes=config.max_nodes, documents=config.max_documents)
+    set_limits(nodes=max_nodes, documents=max_documents)  # the command line wins
 
 
 _INFORMATIONAL = frozenset({"-h", "--help", "--list-rules"})

@@ -49,7 +49,17 @@ MAX_CONFIG_BYTES = 1024 * 1024
 # than option defaults (`render --check` reads the render jobs).
 META_KEY = "dynamo_render.config"
 
-_TOP_KEYS = ("apiVersion", "kind", "render", "lint", "trustedKeys", "crds", "maxBytes")
+_TOP_KEYS = (
+    "apiVersion",
+    "kind",
+    "render",
+    "lint",
+    "trustedKeys",
+    "crds",
+    "maxBytes",
+    "maxNodes",
+    "maxDocuments",
+)
 _JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
 
@@ -85,6 +95,11 @@ class Config:
     trusted_keys: tuple[str, ...] = ()
     crds: tuple[str, ...] = ()
     max_bytes: int | None = None
+    max_nodes: int | None = None  # per-file caps of the input layer (global options)
+    max_documents: int | None = None
+    # the repository root: the config's folder (absolute, symlinks resolved); every write
+    # a config asks for must stay inside it
+    base_dir: str = field(default="", compare=False)
 
 
 class _Reader:
@@ -116,11 +131,21 @@ class _Reader:
                 )
         return value
 
-    def path_value(self, value: Any, path: Path) -> str:
+    def path_value(self, value: Any, path: Path, *, written: bool = False) -> str:
+        """A path from the config; `written`: the tool writes there, so it must stay inside
+        the repository root (the config's folder): no absolute path, no `..` leaving it."""
         if not isinstance(value, str) or not value:
             raise self.fail(path, f"{self.dotted(path)} must be a non-empty path string")
         if "\x00" in value:
             raise self.fail(path, f"{self.dotted(path)} must not contain a NUL character")
+        if written:
+            full = os.path.normpath(FsPath(self.base_dir) / value)
+            if FsPath(value).is_absolute() or not _within(full, self.base_dir):
+                raise self.fail(
+                    path,
+                    f"{self.dotted(path)} {value!r} is outside the repository root"
+                    f" {self.base_dir} (the config's folder): writes stay inside it",
+                )
         return self.resolve(value)
 
     def paths(self, value: Any, path: Path) -> tuple[str, ...]:
@@ -166,7 +191,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
     return RenderJob(
         dgd=reader.path_value(entry["dgd"], (*path, "dgd")),
         checkpoints=reader.paths(entry.get("checkpoints", []), (*path, "checkpoints")),
-        output=reader.path_value(entry["output"], (*path, "output")),
+        output=reader.path_value(entry["output"], (*path, "output"), written=True),
         target=None if target is None else reader.choice(target, (*path, "target"), TARGETS),
         where=reader.obj.where(path, key=False),
         source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
@@ -229,11 +254,9 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
                 *_split_where(job.where),
             )
         outputs[job.output] = job.where
-    max_bytes = top.get("maxBytes")
-    if max_bytes is not None and (
-        not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1
-    ):
-        raise reader.fail(("maxBytes",), "maxBytes must be a positive integer")
+    max_bytes, max_nodes, max_documents = (
+        _positive(reader, top, key) for key in ("maxBytes", "maxNodes", "maxDocuments")
+    )
     return Config(
         file=name,
         render=jobs,
@@ -241,7 +264,21 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         trusted_keys=reader.paths(top.get("trustedKeys", []), ("trustedKeys",)),
         crds=reader.paths(top.get("crds", []), ("crds",)),
         max_bytes=max_bytes,
+        max_nodes=max_nodes,
+        max_documents=max_documents,
+        base_dir=base_dir,
     )
+
+
+def _positive(reader: _Reader, top: dict[str, Any], key: str) -> int | None:
+    value = top.get(key)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise reader.fail((key,), f"{key} must be a positive integer")
+    return value
+
+
+def _within(path: str, root: str) -> bool:
+    return os.path.commonpath([path, root]) == root
 
 
 def _split_where(where: str) -> tuple[str, int, int]:

@@ -29,6 +29,19 @@ def one_line(text: str) -> str:
     return _unsafe().sub(_escape, text)
 
 
+@cache
+def _unsafe_or_surrogate() -> re.Pattern[str]:
+    return re.compile(_UNSAFE[:-1] + "\ud800-\udfff]")
+
+
+def report_text(text: str) -> str:
+    """`one_line`, and lone surrogates escaped too (`\ud800`): for report messages, whose
+    object names and keys come from the input (a JSON annotation can hold `"\ud800"`) and
+    which must encode to UTF-8. File names keep their surrogate escapes (`one_line`): they
+    are written back as the bytes they were."""
+    return _unsafe_or_surrogate().sub(_escape, text)
+
+
 class DynamoRenderError(Exception):
     """Base of every error the tool reports to the user (exit code 2)."""
 

@@ -68,7 +68,24 @@ def ordered_map(
     # Objects that exist now are never collected by the workers' collector runs (nor
     # copied by them: a collection writes to every object it visits).
     gc.freeze()
+    from renderer.source import limits
+
+    # The process-wide settings the command line made (the node and document caps) go to
+    # every worker explicitly: a spawned one starts from the defaults.
+    settings = (limits.max_nodes(), limits.max_documents())
     # Chunks small enough to balance the load, large enough to keep the pipe quiet.
     chunk = max(1, min(64, len(items) // (workers * 8)))
-    with _context().Pool(workers, initializer, initargs) as pool:
+    with _context().Pool(workers, _start, (settings, initializer, initargs)) as pool:
         yield from pool.imap(fn, items, chunk)
+
+
+def _start(
+    settings: tuple[int, int],
+    initializer: Callable[..., None] | None,
+    initargs: tuple[Any, ...],
+) -> None:
+    from renderer.source.limits import set_limits
+
+    set_limits(nodes=settings[0], documents=settings[1])
+    if initializer is not None:
+        initializer(*initargs)

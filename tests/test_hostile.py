@@ -245,7 +245,8 @@ def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_table_covers_the_corpus() -> None:
     """Every committed corpus file has a row (or is a render input), and every row a file."""
-    committed = {p.name for p in HOSTILE.glob("*.yaml")}
+    # repo-*: the hostile-repository cases, tabled in tests/test_hostile_repository.py
+    committed = {p.name for p in HOSTILE.glob("*.yaml") if not p.name.startswith("repo-")}
     assert committed == (set(CASES) - set(GENERATED)) | set(TRAVERSAL_DGDS)
     readme = (HOSTILE / "README.md").read_text()
     for name in [*CASES, *TRAVERSAL_DGDS]:

@@ -79,7 +79,12 @@ def test_skipped_documents_keep_later_lines_right(sep: str) -> None:
     data = (other + "---\n" + bad).encode()
     whole = _fails(data + b"x: y\n")  # parsed in one go: the parser's own count
     assert "line 4, column 1" in whole.message  # `two` is a line of its own, and not a key
+    # So the pre-scan, which reads lines as the parser does, parses that document (and
+    # reports it); with `two` a comment as well, the document is skipped unparsed:
     error = _fails(data, kinds=DCD_KINDS)
+    assert "while scanning a simple key at line 4, column 1" in error.message, str(error)
+    skipped = (other.replace(f"{sep}two", f"{sep}# two") + "---\n" + bad).encode()
+    error = _fails(skipped, kinds=DCD_KINDS)
     assert (error.line, error.column) == (10, 1), str(error)
 
 

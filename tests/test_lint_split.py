@@ -276,3 +276,16 @@ def test_a_snapshot_the_first_pass_missed_sends_the_run_to_one_pass(
     args = LintArgs(paths=[str(corpus)], checkpoints=[str(SNAPSHOT)], format="json", jobs=2)
     execute(args, out, err)
     assert out.getvalue() == get_format("json")(reference, color=False)  # type: ignore[arg-type]
+
+
+def test_workers_keep_the_node_and_document_caps(corpus: Path) -> None:
+    """A cap the command line lowers holds in the workers too (same error, same exit)."""
+    from renderer.cli import main
+
+    # no snapshots here, so the first pass parses nothing and the workers meet the cap
+    paths = [str(corpus / "rendered"), str(corpus / "plain")]
+    assert main(["lint", "-j", "2", "--format", "json", *paths]) == 1
+    results = []
+    for jobs in ("1", "2"):
+        results.append(main(["--max-nodes", "40", "lint", "-j", jobs, "--format", "json", *paths]))
+    assert results == [2, 2]

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import click
@@ -39,6 +40,8 @@ class LintArgs:
     crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
     jobs: int | None = None  # worker processes; None: the CPUs available
     namespace: str | None = None  # --dgd without metadata.namespace: render it here
+    # --fix writes only inside these (resolved) folders or files; empty: the working directory
+    write_roots: Sequence[str] = ()
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -160,8 +163,12 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         options = _options(args)
         result = lint_objects(objects, checkpoints, options)
     if args.fix and any(f.fixable for f in result.findings):
+        from renderer.commands.writeroot import real, require_inside
         from renderer.fix import fix_findings
 
+        roots = list(args.write_roots) or [real(str(Path.cwd()))]
+        for file in sorted({f.file for f in result.findings if f.fixable}):
+            require_inside(file, roots)  # before any file is rewritten: all or nothing
         report = fix_findings(objects, result.findings, max_bytes=args.max_bytes)
         if report.changed_files:
             # lint again what is now on disk, so the report shows what is left
@@ -323,11 +330,20 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         return
     if not paths:
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
+    from click.core import ParameterSource
+
     if namespace is not None:  # (the DGD model is not imported for a lint without --dgd)
         from renderer.model.namespace import check_namespace
 
         namespace = check_namespace(namespace)
+    write_roots: Sequence[str] = ()
+    if fix:
+        from renderer.commands.writeroot import roots_for
+
+        named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
+        write_roots = roots_for(ctx, paths if named else ())
     args = LintArgs(
+        write_roots=write_roots,
         paths=paths,
         checkpoints=checkpoints,
         dgd=dgd,

@@ -4,17 +4,23 @@ The click command only parses options into `RenderArgs`; `execute(args)` does th
 and returns an `Outcome` (exit code, stdout text, warnings, files to write), so the
 behaviour is testable without click. Files are written last, atomically, and only
 when their bytes change.
+
+`-o DIR` owns the files it wrote there, the ones whose first line is this DGD's
+`# Source:` header: one whose object no longer renders is removed (`--check` lists it as
+a change). Any other file in DIR is never read or touched. Only regular files are read
+or replaced (see `writeroot`).
 """
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from renderer.atomic import write_file
+from renderer.atomic import remove_leftovers, write_file
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
@@ -52,6 +58,7 @@ class Outcome:
     stdout: str = ""
     warnings: list[str] = field(default_factory=list)
     files: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content), changed only
+    removals: list[str] = field(default_factory=list)  # owned files no object renders to now
 
 
 def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObject]]:
@@ -68,6 +75,19 @@ def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObjec
         for o in dgd_objects
         if o.kind == "DynamoGraphDeployment"
     ]
+    if not dgds and dgd_objects:
+        from renderer.errors import InputError
+
+        first = dgd_objects[0]  # a misspelt kind: say where, and what was meant
+        mark = first.mark(("kind",), key=False)
+        found = ", ".join(sorted({o.kind for o in dgd_objects}))
+        raise InputError(
+            f"kind {first.kind!r} is not DynamoGraphDeployment (no DynamoGraphDeployment in"
+            f" {args.dgd_file}; objects: {found})",
+            first.file,
+            mark.line,
+            mark.column,
+        )
     if not dgds:
         found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
         raise UsageError(f"{args.dgd_file}: no DynamoGraphDeployment found (objects: {found})")
@@ -171,19 +191,9 @@ def _unused_snapshots(checkpoints: list[SourceObject], used: set[int]) -> list[s
     ]
 
 
-def _read_existing(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise UsageError(f"cannot write {path}: a directory is in the way") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
 def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str, bytes, bool]]:
     """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
+    from renderer.commands.writeroot import read_regular
     from renderer.render.names import UnsafeNameError, output_file_name
     from renderer.yamlout import dump_object, source_comment
 
@@ -201,8 +211,34 @@ def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str,
         seen.add(file_name)
         path = Path(output_dir) / file_name
         content = (source_comment(source) + dump_object(obj)).encode("utf-8")
-        planned.append((str(path), content, _read_existing(path) != content))
+        planned.append((str(path), content, read_regular(str(path), len(content) + 1) != content))
     return planned
+
+
+def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str]:
+    """Files in `output_dir` this render wrote (its `# Source:` first line) that no object
+    renders to any more. Only regular `*.yaml` files are looked at; others are not ours."""
+    from renderer.commands.writeroot import lstat_or_none, read_regular
+    from renderer.yamlout import source_comment
+
+    header = source_comment(source).encode("utf-8")
+    try:
+        names = sorted(entry.name for entry in Path(output_dir).iterdir())
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise UsageError(f"cannot read {output_dir}: {exc.strerror or exc}") from None
+    found: list[str] = []
+    for name in names:
+        path = str(Path(output_dir) / name)
+        if not name.endswith(".yaml") or path in planned:
+            continue
+        info = lstat_or_none(path)
+        if info is None or not stat.S_ISREG(info.st_mode):
+            continue
+        if read_regular(path, len(header)) == header:
+            found.append(path)
+    return found
 
 
 def execute(args: RenderArgs) -> Outcome:
@@ -214,33 +250,49 @@ def execute(args: RenderArgs) -> Outcome:
         from renderer.yamlout import dump_stream
 
         return Outcome(EXIT_OK, dump_stream(documents), warnings)
-    out = Path(args.output_dir)
-    try:
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"-o {args.output_dir}: not a directory")
-    except OSError as exc:  # a name too long, a permission denied on a parent
-        raise UsageError(f"-o {args.output_dir}: {exc.strerror or exc}") from None
+    from renderer.commands.writeroot import check_folder
+
+    check_folder(args.output_dir)
     planned = planned_files(documents, args.output_dir)
     changed = [(path, content) for path, content, is_changed in planned if is_changed]
+    source = args.source_name or args.dgd_file
+    removals = owned_leftovers(args.output_dir, source, {path for path, _, _ in planned})
     if args.check:
         listing = "".join(f"would write {path}\n" for path, _ in changed)
-        return Outcome(EXIT_CHANGED if changed else EXIT_OK, listing, warnings)
-    return Outcome(EXIT_OK, "", warnings, changed)
+        listing += "".join(f"would remove {path}\n" for path in removals)
+        return Outcome(EXIT_CHANGED if changed or removals else EXIT_OK, listing, warnings)
+    return Outcome(EXIT_OK, "", warnings, changed, removals)
+
+
+def write_outcome(outcome: Outcome, output_dir: str) -> None:
+    """Write an outcome's files into `output_dir` (created when needed) and remove the
+    owned files no object renders to; the one code path of `-o` and config-driven render."""
+    from renderer.commands.writeroot import make_folder
+
+    if not outcome.files and not outcome.removals:
+        return
+    make_folder(output_dir)
+    remove_leftovers(output_dir)
+    for path, content in outcome.files:
+        write_file(path, content)
+        # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
+        click.echo(f"wrote {path}")
+    for path in outcome.removals:
+        try:
+            Path(path).unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise UsageError(f"cannot remove {path}: {exc.strerror or exc}") from None
+        click.echo(f"removed {path}")
 
 
 def apply(outcome: Outcome, output_dir: str | None) -> None:
     """Perform an outcome's side effects: warnings, files, stdout."""
     for warning in outcome.warnings:
         click.echo(f"dynamo-render: warning: {warning}", err=True)
-    if outcome.files and output_dir is not None:
-        try:
-            Path(output_dir).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"cannot create {output_dir}: {exc.strerror or exc}") from None
-        for path, content in outcome.files:
-            write_file(path, content)
-            # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
-            click.echo(f"wrote {path}")
+    if output_dir is not None:
+        write_outcome(outcome, output_dir)
     if outcome.stdout:
         click.echo(outcome.stdout, nl=False)
 

@@ -66,8 +66,8 @@ def run_configured(
     """Render every configured job; returns the exit code. `per_dgd_options` names the
     options given that only make sense with DGD_FILE (an error here). `jobs`: worker
     processes (None: the CPUs available)."""
-    from renderer.atomic import write_file
-    from renderer.commands.render import RenderArgs
+    from renderer.commands.render import RenderArgs, write_outcome
+    from renderer.commands.writeroot import require_inside
     from renderer.config import CONFIG_NAME, from_context
 
     config = from_context(ctx.find_root())
@@ -80,6 +80,10 @@ def run_configured(
             f"{', '.join(per_dgd_options)}: only with DGD_FILE; the entries of {config.file}"
             " name their own checkpoints, target and output"
         )
+    # the config may come from a pull request: its output folders must stay in its root
+    # (checked again here with symlinks resolved; the config reader refused `..`)
+    for job in config.render:
+        require_inside(job.output, [config.base_dir or str(Path.cwd())])
     entries = [
         RenderArgs(
             job.dgd,
@@ -107,9 +111,6 @@ def run_configured(
             click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", err=True)
             return EXIT_CHANGED
         return EXIT_OK
-    for outcome in outcomes:
-        for path, content in outcome.files:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            write_file(path, content)
-            click.echo(f"wrote {path}")
+    for job, outcome in zip(config.render, outcomes, strict=True):
+        write_outcome(outcome, job.output)
     return EXIT_OK

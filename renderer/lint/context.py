@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from renderer.errors import BindingFormatError, InputError
 from renderer.gojson import encode_string
+from renderer.keys import DGD_NAME_LABEL
 from renderer.lint.sites import (
     MAP_PATH,
     Copy,
@@ -78,8 +79,15 @@ class LintContext:
     memo: dict[str, Any] = field(default_factory=dict)  # for rules that share work
 
     def __post_init__(self) -> None:
-        self.dcds = [dcd_workload(o) for o in iter_dcds(self.objects)]
-        self.pcss = [pcs_sites(o) for o in iter_pcss(self.objects)]
+        enabled = _dgd_checkpointed(self.dgd)
+        self.dcds = [
+            dcd_workload(o, enabled if _of_dgd(o, self.dgd, graph_label=True) else frozenset())
+            for o in iter_dcds(self.objects)
+        ]
+        self.pcss = [
+            pcs_sites(o, enabled if _of_dgd(o, self.dgd, graph_label=False) else frozenset())
+            for o in iter_pcss(self.objects)
+        ]
         if self.by_name is None:
             self.by_name = index_snapshots(self.snapshots)
         self._by_name = self.by_name
@@ -183,6 +191,30 @@ class LintContext:
         if copy.path != MAP_PATH:
             return None
         return next((p for p in self.pcss if p.obj is copy.obj), None)
+
+
+def _dgd_checkpointed(dgd: SourceObject | None) -> frozenset[str]:
+    """Lower-cased names of the DGD's checkpoint-enabled worker components (none when the
+    DGD does not read: render-drift reports that)."""
+    if dgd is None:
+        return frozenset()
+    from renderer.model.dgd import normalise
+
+    try:
+        graph = normalise(dgd)
+    except InputError:
+        return frozenset()
+    return frozenset(c.lower_name for c in graph.components if c.checkpointed)
+
+
+def _of_dgd(obj: SourceObject, dgd: SourceObject | None, *, graph_label: bool) -> bool:
+    """A DCD (by its graph label) or PCS (by its name) rendered from `dgd`."""
+    if dgd is None or obj.namespace != dgd.namespace:
+        return False
+    if not graph_label:
+        return obj.name == dgd.name
+    labels = obj.metadata.get("labels")
+    return isinstance(labels, dict) and labels.get(DGD_NAME_LABEL) == dgd.name
 
 
 def _value(snap: Snapshot) -> str | None:

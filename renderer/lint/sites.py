@@ -20,6 +20,7 @@ from renderer.keys import (
     COMPONENT_LABEL,
     COMPONENT_TYPE_LABEL,
     RESTORE_CANDIDATE_KEY,
+    TARGET_CONTAINERS_KEY,
 )
 from renderer.source.model import Path, SourceObject
 
@@ -126,6 +127,16 @@ def _restore_candidate(annotations: Mapping[str, Any]) -> bool:
     return RESTORE_CANDIDATE_KEY in annotations or CHECKPOINT_NAME_KEY in annotations
 
 
+def _dcd_spec_enabled(obj: SourceObject) -> bool:
+    """The DCD's own spec enables checkpointing: v1beta1 `spec.experimental.checkpoint`,
+    v1alpha1 `spec.checkpoint` (`enabled: true`), as the operator copies it from the DGD."""
+    if obj.api_version.endswith("/v1beta1"):
+        block = mapping_at(obj.data, ("spec", "experimental", "checkpoint"))
+    else:
+        block = mapping_at(obj.data, ("spec", "checkpoint"))
+    return block.get("enabled") is True
+
+
 def _not_worker(kind_label: str, component_type: str | None) -> str | None:
     if component_type is None or component_type.lower() in WORKER_TYPES:
         return None
@@ -135,7 +146,9 @@ def _not_worker(kind_label: str, component_type: str | None) -> str | None:
     )
 
 
-def dcd_workload(obj: SourceObject) -> Workload:
+def dcd_workload(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> Workload:
+    """`enabled`: lower-cased names of the checkpointed components of the DGD (with --dgd)
+    that this DCD may belong to."""
     template_path = dcd_template_annotations(obj)
     meta = mapping_at(obj.data, METADATA_ANNOTATIONS)
     template = mapping_at(obj.data, template_path)
@@ -165,7 +178,17 @@ def dcd_workload(obj: SourceObject) -> Workload:
         component=component if isinstance(component, str) else "",
         # a component that is never checkpointed (not worker-class) needs no binding, even
         # when it carries the restore-candidate annotations: only a binding on it is wrong
-        checkpointed=has_binding or (_restore_candidate(template) and not_worker is None),
+        # A checkpoint-enabled worker needs its binding even when every binding copy and
+        # restore annotation was removed: its spec (or the DGD) still says checkpointed.
+        checkpointed=has_binding
+        or (
+            not_worker is None
+            and (
+                _restore_candidate(template)
+                or _dcd_spec_enabled(obj)
+                or (isinstance(component, str) and component.lower() in enabled)
+            )
+        ),
         checkpoint_name=name if isinstance(name, str) else None,
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
@@ -223,7 +246,8 @@ def _read_map(obj: SourceObject) -> MapState:
     return MapState(obj, present=True, entries=parsed)
 
 
-def pcs_sites(obj: SourceObject) -> PcsSites:
+def pcs_sites(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> PcsSites:
+    """`enabled`: lower-cased names of the DGD's checkpointed components (with --dgd)."""
     cliques_path: Path = ("spec", "template", "cliques")
     node = obj.data.get("spec")
     cliques: Any = None
@@ -242,8 +266,14 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
         labels = mapping_at(clique, ("labels",))
         component, is_gms = clique_component(name, labels)
         parsed.append((index, name, component, is_gms, annotations, labels))
+        # the target-containers annotation is restore metadata the operator writes only
+        # on a checkpointed component's cliques: it survives removing the other copies
         if not is_gms and (
-            _restore_candidate(annotations) or BINDING_KEY in annotations or name in state.entries
+            _restore_candidate(annotations)
+            or BINDING_KEY in annotations
+            or TARGET_CONTAINERS_KEY in annotations
+            or name in state.entries
+            or component in enabled
         ):
             checkpointed.add(component)
     pcs_label = f"PCS {obj.namespace}/{obj.name}"

@@ -171,8 +171,16 @@ class _Reader:
 
     def positive_int(self, data: dict[str, Any], path: Path, key: str, minimum: int) -> int | None:
         value = self.get(data, path, key, int)
-        if value is not None and not minimum <= value <= 2**31 - 1:
-            raise self.fail((*path, key), f"{self.dotted((*path, key))} must be >= {minimum}")
+        where = self.dotted((*path, key))
+        if value is not None and not -(2**31) <= value <= 2**31 - 1:
+            # the operator's field is an int32: Go's decoder refuses the number outright
+            raise self.fail(
+                (*path, key),
+                f"{where} {value} is out of range: the field is a 32-bit integer"
+                f" (at most {2**31 - 1})",
+            )
+        if value is not None and value < minimum:
+            raise self.fail((*path, key), f"{where} must be >= {minimum}")
         return value  # type: ignore[no-any-return]
 
 
@@ -292,6 +300,17 @@ def _components(reader: _Reader, spec: dict[str, Any], *, alpha: bool) -> list[C
     return components
 
 
+def _described(value: Any) -> str:
+    """`the number 123`, `a list`: what a wrongly typed value is, for messages."""
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a list" if isinstance(value, list) else "null"
+
+
 def normalise(obj: SourceObject) -> Graph:
     """The component model of a DGD object (InputError, located, on anything malformed)."""
     reader = _Reader(obj)
@@ -302,6 +321,13 @@ def normalise(obj: SourceObject) -> Graph:
             ("apiVersion",),
             f"unsupported DGD apiVersion {obj.api_version!r} (expected {V1ALPHA1} or {V1BETA1})",
         )
+    for meta_key in ("name", "namespace"):
+        raw = obj.metadata.get(meta_key)
+        if raw is not None and not isinstance(raw, str):
+            raise reader.fail(
+                ("metadata", meta_key),
+                f"metadata.{meta_key} must be a string, not {_described(raw)}",
+            )
     name, namespace = obj.name, obj.namespace
     if len(name) > 253 or not _DNS1123_SUBDOMAIN.match(name):
         raise reader.fail(("metadata", "name"), f"DGD name {name!r} is not a valid Kubernetes name")

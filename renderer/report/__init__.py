@@ -36,9 +36,13 @@ def dump_json(document: Any) -> str:
     """`document` as indented JSON, non-ASCII text as itself. A lone surrogate (a file name
     that is not UTF-8, held with surrogate escapes) is written as its `\\udcXX` escape: the
     text stays valid UTF-8, and a reader that undoes the escapes gets the name's bytes back
-    (Python: `os.fsencode(json.loads(text)[...])`)."""
+    (Python: `os.fsencode(json.loads(text)[...])`). The controls JSON leaves raw (DEL, C1
+    controls, NEL), line and paragraph separators and bidi overrides are escaped the same
+    way: the decoded values are unchanged, and no name from the input can drive a terminal
+    or reorder what a reader sees."""
     import json
     import re
 
     text = json.dumps(document, indent=2, ensure_ascii=False)
-    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    unsafe = "[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+    return re.sub(unsafe, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"

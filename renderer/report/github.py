@@ -18,8 +18,13 @@ def _property(text: str) -> str:
 
 
 def render(result: LintResult, *, color: bool = False) -> str:
+    from renderer.errors import one_line, report_text
+
     lines = []
     for f in result.findings:
-        props = f"file={_property(f.file)},line={f.line},col={f.column},title={_property(f.rule)}"
-        lines.append(f"::{f.severity} {props}::{_data(f'[{f.rule}] {f.message}')}")
+        # every finding stays on its own line: line breaks (CR, LF, NEL, U+2028/9) and
+        # controls in names are escaped first, so no text can start a workflow command
+        file = _property(one_line(f.file))
+        props = f"file={file},line={f.line},col={f.column},title={_property(f.rule)}"
+        lines.append(f"::{f.severity} {props}::{_data(report_text(f'[{f.rule}] {f.message}'))}")
     return "".join(line + "\n" for line in lines)

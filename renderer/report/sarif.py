@@ -7,6 +7,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from renderer.errors import report_text
 from renderer.report import dump_json
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ def render(result: LintResult, *, color: bool = False) -> str:
                 "ruleId": f.rule,
                 "ruleIndex": index[f.rule],
                 "level": _LEVELS[f.severity],
-                "message": {"text": f"{f.message}. Fix: {f.hint}"},
+                # shown by code-scanning viewers: controls and bidi overrides escaped
+                "message": {"text": report_text(f"{f.message}. Fix: {f.hint}")},
                 "locations": [
                     {
                         "physicalLocation": {
@@ -68,9 +70,9 @@ def render(result: LintResult, *, color: bool = False) -> str:
                         },
                         "logicalLocations": [
                             {
-                                "name": f.name,
-                                "fullyQualifiedName": "/".join(
-                                    p for p in (f.kind, f.namespace, f.name) if p
+                                "name": report_text(f.name),
+                                "fullyQualifiedName": report_text(
+                                    "/".join(p for p in (f.kind, f.namespace, f.name) if p)
                                 ),
                                 "kind": "object",
                             }

@@ -13,11 +13,15 @@ _RESET = "\033[0m"
 
 
 def render(result: LintResult, *, color: bool = False) -> str:
+    from renderer.errors import one_line, report_text
+
     lines = []
     for f in result.findings:
         severity = f"{_COLORS[f.severity]}{f.severity}{_RESET}" if color else f.severity
         rule = f"{_DIM}[{f.rule}]{_RESET}" if color else f"[{f.rule}]"
-        lines.append(f"{f.file}:{f.line}:{f.column}: {severity} {rule} {f.message}")
+        # names and keys from the input: no raw ESC, BEL, bidi override or line break
+        file, message = one_line(f.file), report_text(f.message)
+        lines.append(f"{file}:{f.line}:{f.column}: {severity} {rule} {message}")
     return "".join(line + "\n" for line in lines)
 
 

@@ -90,6 +90,7 @@ class Document:
     value_marks: dict[Path, Mark] = field(default_factory=dict)
     value_spans: dict[Path, tuple[int, int, str]] = field(default_factory=dict)
     empty: bool = False  # nothing but comments, or a bare `---`
+    nodes: int = 0  # nodes read so far in the file, this document included
 
 
 def _plain(text: str) -> Any:
@@ -164,6 +165,9 @@ def build(  # one loop over events keeps the per-node cost low
     max_alias_chars: int = DEFAULT_MAX_ALIAS_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
     apostrophe_escapes: frozenset[int] = frozenset(),
+    max_nodes: int | None = None,
+    nodes_before: int = 0,
+    max_documents: int | None = None,
 ) -> Iterator[Document]:
     """Yield the documents of an event stream. Raises BuildError (0-based, offsets applied).
 
@@ -180,6 +184,8 @@ def build(  # one loop over events keeps the per-node cost low
     zero_maps: dict[int, tuple[dict[str, Any], Zero]] = {}
     alias_nodes = 0
     alias_chars = 0
+    nodes = nodes_before
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
     doc: Document | None = None
     key_marks: dict[Path, Mark] = {}
     value_marks: dict[Path, Mark] = {}
@@ -192,6 +198,9 @@ def build(  # one loop over events keeps the per-node cost low
         mark = event.start_mark
         # --- a node value: scalar, alias, or collection start ---------------------------
         if kind is ScalarEvent:
+            nodes += 1
+            if nodes > node_cap:
+                raise _too_many_nodes(node_cap, mark, line_offset)
             text_value = event.value
             tag = event.tag
             style = event.style
@@ -246,6 +255,9 @@ def build(  # one loop over events keeps the per-node cost low
                     style or "",
                 )
         elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            nodes += 1
+            if nodes > node_cap:
+                raise _too_many_nodes(node_cap, mark, line_offset)
             is_map = kind is MappingStartEvent
             if len(stack) >= max_depth:
                 raise BuildError(
@@ -333,6 +345,13 @@ def build(  # one loop over events keeps the per-node cost low
             if version is not None and tuple(version) != (1, 1):
                 raise BuildError("found incompatible YAML document", mark.line + line_offset, 0)
             doc_index += 1
+            if max_documents is not None and doc_index >= max_documents:
+                raise BuildError(
+                    f"more than {max_documents} YAML documents in this file (raise the limit"
+                    " with --max-documents, or maxDocuments in the config)",
+                    mark.line + line_offset,
+                    mark.column,
+                )
             anchors = {}
             zero_maps = {}
             key_marks, value_marks, value_spans = {}, {}, {}
@@ -342,6 +361,7 @@ def build(  # one loop over events keeps the per-node cost low
             if doc is None:
                 root = _new_mark(Mark, (mark.line + lo, mark.column + 1))
                 doc = Document(doc_index, None, root, key_marks, value_marks, value_spans, True)
+            doc.nodes = nodes
             yield doc
             doc = None
             continue
@@ -406,6 +426,15 @@ def build(  # one loop over events keeps the per-node cost low
         value_marks[top.key_path] = node_mark
         top.container[key] = value
         top.key = _MISSING
+
+
+def _too_many_nodes(cap: int, mark: Any, line_offset: int) -> BuildError:
+    return BuildError(
+        f"more than {cap} YAML nodes in this file (raise the limit with --max-nodes,"
+        " or maxNodes in the config)",
+        mark.line + line_offset,
+        mark.column,
+    )
 
 
 def _unsupported(value: float, mark: Mark, line_offset: int) -> BuildError:

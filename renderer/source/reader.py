@@ -169,6 +169,9 @@ def _documents(
     spans: bool,
     max_alias_nodes: int,
     max_depth: int,
+    max_nodes: int | None = None,
+    nodes_before: int = 0,
+    max_documents: int | None = None,
 ) -> Iterator[Document]:
     """Documents of one run of text, working around two places where libyaml is stricter
     than go-yaml: `:` inside flow plain scalars (`[2025-06-01T00:00:00Z]`), which ruamel's
@@ -197,6 +200,9 @@ def _documents(
                 max_alias_nodes=max_alias_nodes,
                 max_depth=max_depth,
                 apostrophe_escapes=frozenset(escapes),
+                max_nodes=max_nodes,
+                nodes_before=nodes_before,
+                max_documents=max_documents,
             ):
                 seen += 1
                 if seen > yielded:
@@ -399,9 +405,12 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
     max_alias_nodes: int,
     max_depth: int,
 ) -> list[SourceObject]:
+    from renderer.source import limits
     from renderer.source.prescan import segments
 
     text, feed = decode_input(data, name, max_bytes)
+    max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
+    _check_document_count(text, name, max_documents)
     parts = segments(text, kinds) if kinds is not None else None
     runs: list[tuple[bytes | str, str, int, int, int]]
     if parts is None:
@@ -410,6 +419,7 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
         runs = [(p.text, p.text, p.line_offset, p.char_offset, p.doc_offset) for p in parts]
     objects: list[SourceObject] = []
     found_content = parts is not None and sum(len(p.text) for p in parts) < len(text)
+    nodes = 0  # the node cap is per file: runs continue the count
     for source, part_text, line_offset, char_offset, doc_offset in runs:
         for doc in _documents(
             source,
@@ -421,7 +431,11 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
             spans=spans,
             max_alias_nodes=max_alias_nodes,
             max_depth=max_depth,
+            max_nodes=max_nodes,
+            nodes_before=nodes,
+            max_documents=max_documents,
         ):
+            nodes = doc.nodes
             if doc.empty or doc.value is None:
                 continue
             found_content = True
@@ -431,6 +445,29 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
             "no Kubernetes objects in this file (it is empty or only comments)", name, 1, 1
         )
     return objects
+
+
+def _check_document_count(text: str, name: str, cap: int) -> None:
+    """Refuse more than `cap` `---` markers before anything is split or parsed: 16 MB of
+    them is 4 million documents, which would take the pre-scan and parser a minute."""
+    if text.count("---") < cap:
+        return
+    from renderer.source.prescan import document_starts
+    from renderer.source.text import position
+
+    starts = document_starts(text, limit=cap + 1)
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)  # a document before the first marker
+    if len(starts) <= cap:
+        return
+    line, column = position(text, starts[cap])
+    raise InputError(
+        f"more than {cap} YAML documents in this file (raise the limit with --max-documents,"
+        " or maxDocuments in the config)",
+        name,
+        line,
+        column,
+    )
 
 
 def iter_values(
@@ -447,7 +484,10 @@ def iter_values(
     Kubernetes-object checks: taking only the first value reproduces a single YAMLToJSON
     call (later documents are then never parsed).
     """
+    from renderer.source import limits
+
     text, feed = decode_input(data, name, max_bytes)
+    _check_document_count(text, name, limits.max_documents())
     for doc in _documents(
         feed,
         text,
@@ -458,5 +498,7 @@ def iter_values(
         spans=False,
         max_alias_nodes=max_alias_nodes,
         max_depth=max_depth,
+        max_nodes=limits.max_nodes(),
+        max_documents=limits.max_documents(),
     ):
         yield doc.value

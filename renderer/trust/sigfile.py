@@ -58,6 +58,12 @@ def parse_signature_file(data: bytes) -> SignatureFile:
         raise SignatureFileError("not ASCII text") from None
     if not text:
         raise SignatureFileError("empty")
+    if "\r" in text:
+        # a Windows checkout (git autocrlf) rewrites the file: say so, not "version 'v1\r'"
+        raise SignatureFileError(
+            "has CR LF (Windows) line endings; a .sig file uses LF only (check it out"
+            " unchanged, e.g. `*.sig -text` in .gitattributes)"
+        )
     if not text.endswith("\n"):
         raise SignatureFileError("truncated (no final newline)")
     lines = text[:-1].split("\n")
@@ -83,6 +89,10 @@ def parse_signature_file(data: bytes) -> SignatureFile:
         raise SignatureFileError("line 3: signature is not valid base64") from None
     if len(signature) != SIGNATURE_BYTES:  # pragma: no cover - the regex already ensures it
         raise SignatureFileError(f"line 3: signature is {len(signature)} bytes, not 64")
+    if base64.b64encode(signature).decode("ascii") != encoded:
+        # the last character before `==` carries 4 unused bits; only zeros are canonical,
+        # so one signature has exactly one spelling
+        raise SignatureFileError("line 3: signature is not the canonical base64 (padding bits set)")
     return SignatureFile(key, signature)
 
 

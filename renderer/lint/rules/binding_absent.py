@@ -6,12 +6,16 @@ binding twice: `metadata.annotations` and its pod template annotations
 (v1beta1 `spec.podTemplate.metadata.annotations`, v1alpha1
 `spec.extraPodMetadata.annotations`). A PodCliqueSet carries it on every engine clique
 (`spec.template.cliques[i].annotations`) and in its checkpoint map
-(`metadata.annotations["nvidia.com/dynamo-checkpoint-bindings"]`). A DCD or clique counts
-as checkpointed when it carries the restore-candidate annotations or any binding copy.
-The finding points at the nearest existing parent key. A workload restoring from a
-*manual* checkpoint (one without `nvidia.com/dynamo-auto-checkpoint: "true"`) needs no
-binding: the operator binds only automatic checkpoints, and its pod webhook restores from
-a manual one without one.
+(`metadata.annotations["nvidia.com/dynamo-checkpoint-bindings"]`). A worker-class DCD or
+clique counts as checkpointed when it carries the restore-candidate annotations or any
+binding copy, when a DCD's own spec enables checkpointing (v1beta1
+`spec.experimental.checkpoint.enabled`, v1alpha1 `spec.checkpoint.enabled`), when a clique
+keeps the `nvidia.com/snapshot-target-containers` restore annotation, or, with `--dgd`,
+when the DGD enables checkpointing for its component: removing every binding copy and
+restore annotation does not make it clean. The finding points at the nearest existing
+parent key. A workload restoring from a *manual* checkpoint (one without
+`nvidia.com/dynamo-auto-checkpoint: "true"`) needs no binding: the operator binds only
+automatic checkpoints, and its pod webhook restores from a manual one without one.
 
 Bad (the pod template copy is missing):
 
