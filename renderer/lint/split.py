@@ -80,6 +80,21 @@ def _start(plan: _Plan) -> None:
     _checks[:] = [get_rule(rule_id).check for rule_id in plan.rule_ids]
 
 
+def _warm_up(plan: _Plan) -> None:
+    """Before the workers fork: import the per-file rules and what they use, and read the
+    bundled schemas, once here, so that each worker does not redo it (forked, they share
+    these pages)."""
+    from renderer.binding import parse_binding  # noqa: F401 - imported for its side effect
+    from renderer.lint.rules.schema import CHECKED_KINDS
+    from renderer.schema.bundled import BUNDLED, bundled_schema
+    from renderer.schema.check import validate  # noqa: F401 - imported for its side effect
+
+    _start(plan)
+    for api_version, kind in BUNDLED:
+        if kind in CHECKED_KINDS:
+            bundled_schema(api_version, kind)
+
+
 def _snapshot_places(objects: Iterable[SourceObject]) -> tuple[tuple[int, int | None], ...]:
     from renderer.checkpoint import is_checkpoint
 
@@ -261,6 +276,8 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     contributed: list[str] = []
     skipped: list[str] = []
     objects = 0
+    if jobs > 1:
+        _warm_up(plan)
     results = ordered_map(_lint_file, files, jobs=jobs, initializer=_start, initargs=(plan,))
     for (file, _), expected, result in zip(files, places, results, strict=True):
         if result is None or result.checkpoints != expected:
