@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from renderer import __version__
+from renderer.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 
 # name -> (module, one-line help shown by `dynamo-render --help` without importing it)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -30,10 +31,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "snapshot": ("renderer.commands.snapshot", "Sign and verify captured checkpoint snapshots."),
 }
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_ERROR = 2
 
 
 class LazyGroup(click.Group):
@@ -183,13 +180,13 @@ def _run(argv: list[str] | None) -> int:
         return EXIT_ERROR
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except DynamoRenderError as exc:
         # One line, whatever names or values from the input the message quotes.
         click.echo(f"dynamo-render: error: {one_line(str(exc))}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `dynamo-render render ... | head`: stop quietly, like other Unix tools.
         sys.stderr.close()

@@ -34,20 +34,21 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any
+from typing import Any, TypeVar
 
+from renderer.constants import TARGETS, Target
 from renderer.errors import InputError
 from renderer.source.model import Path, SourceObject
 
 CONFIG_NAME = ".dynamo-render.yaml"
 API_VERSION = "dynamo-render/v1"
 KIND = "Config"
-TARGETS = ("dcd", "grove")
 LINT_FORMATS = ("text", "json", "github", "sarif")
 MAX_CONFIG_BYTES = 1024 * 1024
 # `ctx.meta` key under which the loaded Config (or None) is kept for commands that need more
 # than option defaults (`render --check` reads the render jobs).
 META_KEY = "dynamo_render.config"
+_Choice = TypeVar("_Choice", bound=str)
 
 _TOP_KEYS = (
     "apiVersion",
@@ -71,7 +72,7 @@ class RenderJob:
     dgd: str
     checkpoints: tuple[str, ...]
     output: str
-    target: str | None = None
+    target: Target | None = None
     where: str = ""  # file:line:column of the entry, for messages
     # the DGD path as the config writes it (relative to the repository root): the
     # `# Source:` line of its output, so it does not depend on the working directory
@@ -153,10 +154,10 @@ class _Reader:
             raise self.fail(path, f"{self.dotted(path)} must be a list of paths")
         return tuple(self.path_value(item, (*path, i)) for i, item in enumerate(value))
 
-    def choice(self, value: Any, path: Path, choices: tuple[str, ...]) -> str:
+    def choice(self, value: Any, path: Path, choices: tuple[_Choice, ...]) -> _Choice:
         if value not in choices:
             raise self.fail(path, f"{self.dotted(path)} must be one of: {', '.join(choices)}")
-        result: str = value
+        result: _Choice = value
         return result
 
     def resolve(self, value: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from renderer.constants import EXIT_ERROR
+
 # What a one-line message must not carry verbatim: line breaks (incl. NEL and U+2028/9),
 # other C0/C1 controls (ESC starts a terminal escape sequence) and bidirectional
 # overrides (which reorder what the reader sees). Inputs put names and values into
@@ -45,7 +47,7 @@ def report_text(text: str) -> str:
 class DynamoRenderError(Exception):
     """Base of every error the tool reports to the user (exit code 2)."""
 
-    exit_code = 2
+    exit_code = EXIT_ERROR
 
 
 class InputError(DynamoRenderError):

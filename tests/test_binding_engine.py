@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from renderer.binding import (
     Binding,
     bind,
-    mismatch_kind,
     parse_binding,
     verify_binding,
 )
 from renderer.errors import BindingError, BindingFormatError
+from renderer.lint.checks import rule_of_reason
 from renderer.source import SourceObject, load_bytes
 
 VECTORS = Path(__file__).parent / "vectors"
@@ -115,22 +115,24 @@ def test_verify_binding_reports_each_mismatch_kind() -> None:
     bound = bind(_obj(MINIMAL_TEXT))
     good = MINIMAL["binding"]
     assert verify_binding(good, bound) is None
-    assert mismatch_kind(good, bound) is None
     other_hex = EXPECTED["02-worker-baseline"]["sha256"]
     cases = {
-        f"v1/{UID[:-1]}8/1/{HEX}": ("automatic checkpoint UID differs", "replaced"),
-        f"v1/{UID}/2/{HEX}": ("automatic checkpoint generation differs", "stale"),
-        f"v1/{UID}/1/{other_hex}": ("automatic checkpoint provenance differs", "provenance"),
+        f"v1/{UID[:-1]}8/1/{HEX}": ("automatic checkpoint UID differs", "binding-replaced"),
+        f"v1/{UID}/2/{HEX}": ("automatic checkpoint generation differs", "binding-stale"),
+        f"v1/{UID}/1/{other_hex}": (
+            "automatic checkpoint provenance differs",
+            "binding-provenance",
+        ),
         "v1/x": (
             'automatic checkpoint binding has invalid format "v1/x";'
             " expected v1/<uid>/<generation>/<sha256>",
-            "malformed",
+            "binding-malformed",
         ),
-        "": ("automatic checkpoint binding is missing", "malformed"),
+        "": ("automatic checkpoint binding is missing", "binding-malformed"),
     }
-    for value, (reason, kind) in cases.items():
+    for value, (reason, rule) in cases.items():
         assert verify_binding(value, bound) == reason, value
-        assert mismatch_kind(value, bound) == kind, value
+        assert rule_of_reason(reason) == rule, value
 
 
 @pytest.mark.parametrize(
@@ -142,7 +144,7 @@ def test_verify_never_calls_a_non_canonical_spelling_a_match(value: str) -> None
     assert reason is not None
     assert "not in canonical form" in reason
     assert MINIMAL["binding"] in reason
-    assert mismatch_kind(value, bound) == "malformed"
+    assert rule_of_reason(reason) == "binding-malformed"
 
 
 # --- Go decoding: equal values, equal digests ----------------------------------------------

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from renderer.checkpoint import checkpoint_from_object, is_checkpoint, unbindable_reason
+from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint, unbindable_reason
 from renderer.errors import InputError
 from renderer.source import SourceObject, load_bytes
 

@@ -259,7 +259,8 @@ def test_lint_of_the_whole_repository_skips_the_config_file(
 
 
 def test_config_choices_are_the_commands_choices() -> None:
-    from renderer.config import LINT_FORMATS, TARGETS
+    from renderer.config import LINT_FORMATS
+    from renderer.constants import TARGETS
     from renderer.report import FORMATS
 
     assert sorted(LINT_FORMATS) == sorted(FORMATS)
@@ -307,3 +308,27 @@ def test_configured_render_is_the_same_from_any_directory(
     monkeypatch.chdir(tmp_path)
     assert main(["--config", str(root / CONFIG_NAME), "render", "--check"]) == 0
     capsys.readouterr()
+
+
+def test_configured_render_reports_an_output_folder_it_cannot_create(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The configured render writes with render's own `apply`: a folder that cannot be
+    # created (a permission denied, a full disk) is one usage error, exit 2, no traceback.
+    if not EXAMPLES.is_dir():
+        pytest.skip("no examples/")
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    shutil.copytree(EXAMPLES, root / "examples")
+    shutil.copytree(EXAMPLES / "snapshots", root / "snapshots")
+    shutil.copy(EXAMPLES / "dynamo-render.yaml", root / CONFIG_NAME)
+    monkeypatch.chdir(root)
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    assert main(["render"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "dynamo-render: error: cannot create rendered: Permission denied\n"
+    assert not (root / "rendered").exists()

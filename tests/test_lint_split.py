@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from renderer.commands import lint as lint_command
 from renderer.commands.lint import LintArgs, execute
 from renderer.lint import split
 from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
 from renderer.lint.rules import RULE_MODULES
+from renderer.pipeline import lint as lint_pipeline
 from renderer.report import FORMATS, get_format
 from renderer.source import load_paths
 
@@ -162,7 +162,7 @@ def test_command_output_is_identical_with_one_and_two_jobs(
         return execute(args, out, err), out.getvalue(), err.getvalue()
 
     one, two = run(1), run(2)
-    monkeypatch.setattr(lint_command, "_split_run", lambda args: None)
+    monkeypatch.setattr(lint_pipeline, "_split_run", lambda request: None)
     assert one == two == run(None)
     assert one[0] == 1
 

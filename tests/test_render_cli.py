@@ -18,7 +18,7 @@ from render_support import (
 )
 
 from renderer.cli import main
-from renderer.commands.render import RenderArgs, execute
+from renderer.commands.render import RenderArgs, plan
 from renderer.keys import BINDING_KEY
 from renderer.render.names import UnsafeNameError, output_file_name
 from renderer.source import load_bytes, load_paths
@@ -171,9 +171,9 @@ def test_render_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     args = RenderArgs(
         str(EXAMPLES / EXAMPLE / "dgd.yaml"), (str(EXAMPLES / "snapshots"),), target="grove"
     )
-    first, second = execute(args), execute(args)
+    first, second = plan(args), plan(args)
     assert first.stdout == second.stdout
-    assert first.stdout.encode() == execute(args).stdout.encode()
+    assert first.stdout.encode() == plan(args).stdout.encode()
 
 
 def test_trusted_key(work: Path, capsys: pytest.CaptureFixture[str]) -> None:

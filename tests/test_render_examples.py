@@ -8,27 +8,28 @@ import pytest
 from render_support import EXAMPLES, REPO, expected_binding
 from syrupy.assertion import SnapshotAssertion
 
-from renderer.commands.render import RenderArgs, execute
+from renderer.commands.render import RenderArgs, plan
+from renderer.constants import TARGETS, Target
 from renderer.keys import BINDING_KEY
 from renderer.source import load_paths
 
-CASES = [
+CASES: list[tuple[str, Target]] = [
     (example, target)
     for example in ("llama-disagg-v1alpha1", "llama-disagg-v1beta1")
-    for target in ("dcd", "grove")
+    for target in TARGETS
 ]
 
 
-def _fresh(example: str, target: str, monkeypatch: pytest.MonkeyPatch) -> str:
+def _fresh(example: str, target: Target, monkeypatch: pytest.MonkeyPatch) -> str:
     # The README regenerates from the repository root; paths as given end up in `# Source:`.
     monkeypatch.chdir(REPO)
     args = RenderArgs(f"examples/{example}/dgd.yaml", ("examples/snapshots",), target=target)
-    return execute(args).stdout
+    return plan(args).stdout
 
 
 @pytest.mark.parametrize(("example", "target"), CASES)
 def test_committed_render_is_fresh(
-    example: str, target: str, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion
+    example: str, target: Target, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion
 ) -> None:
     committed = EXAMPLES / "rendered" / example / f"{target}.yaml"
     fresh = _fresh(example, target, monkeypatch)

@@ -41,7 +41,8 @@ from renderer.cli import main
 from renderer.commands.lint import LintArgs
 from renderer.commands.lint import execute as lint_execute
 from renderer.commands.render import RenderArgs
-from renderer.commands.render import execute as render_execute
+from renderer.commands.render import plan as render_plan
+from renderer.constants import TARGETS, Target
 from renderer.errors import DynamoRenderError
 
 NAMESPACE = "dynamo-prod"
@@ -349,11 +350,11 @@ class Run:
             stream = "".join(f"---\n{json.dumps(obj, indent=2)}\n" for obj in objects)
             (snapshots / "all.yaml").write_text(stream)
 
-    def render(self, target: str) -> dict[str, bytes] | None:
+    def render(self, target: Target) -> dict[str, bytes] | None:
         """Rendered files by name, or None when render refuses the input (exit 2)."""
         out = self.root / target
         try:
-            outcome = render_execute(
+            outcome = render_plan(
                 RenderArgs(
                     dgd_file=self.dgd,
                     checkpoints=(self.snapshots,),
@@ -392,6 +393,7 @@ class Run:
             dgd=self.dgd if dgd else None,
             format="json",
             fix=fix,
+            write_roots=[str(self.root)],  # what the command line takes from the paths given
         )
         out, err = io.StringIO(), io.StringIO()
         code = lint_execute(args, out, err)
@@ -521,7 +523,7 @@ def check_case(case: Case, draw: st.DrawFn, tally: Tally, hows: st.SearchStrateg
     with TemporaryDirectory() as tmp:
         run = Run(case, Path(tmp))
         run.write()
-        for target in ("dcd", "grove"):
+        for target in TARGETS:
             rendered = run.render(target)
             if rendered is None:
                 tally.refused += 1

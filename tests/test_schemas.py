@@ -378,3 +378,30 @@ def test_render_refuses_an_input_that_breaks_its_schema(
         r' must be one of "sglang", "vllm", "trtllm"; got "pytorch" \(schema dgd-v1beta1\.json\)\n',
         captured.err,
     ), captured.err
+
+
+NULL_CONTAINERS = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata: {name: nulls, namespace: team-a}
+spec:
+  services:
+    Frontend:
+      componentType: frontend
+      extraPodSpec:
+        containers: %s
+        mainContainer: {image: "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1"}
+"""
+
+
+def test_a_null_field_is_absent_as_the_api_server_prunes_it() -> None:
+    """Upstream's deepseek-v32 trtllm recipes write `containers: null`; the API server drops a
+    null non-nullable field before validating, so the cluster accepts them. A wrong value
+    of another type is still a violation, at its place."""
+    from renderer.schema.check import validate
+
+    (ok,) = load_bytes((NULL_CONTAINERS % "null").encode(), "dgd.yaml")
+    assert validate(ok) == []
+    (bad,) = load_bytes((NULL_CONTAINERS % '"main"').encode(), "dgd.yaml")
+    violations = validate(bad)
+    assert [(v.line, v.column) for v in violations] == [(9, 21)], violations

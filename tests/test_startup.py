@@ -58,7 +58,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_module_is_found() -> None:
-    assert "renderer.checkpoint" in MODULES
+    assert "renderer.binding.checkpoint" in MODULES
     assert "renderer.binding" in MODULES
     assert "renderer.lint.rules.schema" in MODULES
     assert "renderer.lint.engine" in MODULES
@@ -74,9 +74,9 @@ def test_module_imports_alone_in_a_fresh_interpreter(module: str) -> None:
 def test_checkpoint_then_binding_imports() -> None:
     # the order that used to fail with a circular ImportError
     proc = _python(
-        "import renderer.checkpoint, renderer.binding\n"
+        "import renderer.binding.checkpoint, renderer.binding\n"
         "from renderer.binding import bind\n"
-        "from renderer.checkpoint import checkpoint_from_object\n"
+        "from renderer.binding.checkpoint import checkpoint_from_object\n"
     )
     assert proc.returncode == 0, proc.stderr
 

@@ -5,10 +5,10 @@ Public surface:
 - `bind(obj) -> BoundCheckpoint` (BindingError: file:line:col and the operator's reason)
 - `canonical_projection(obj) -> str`: the exact JSON text that is hashed
 - `parse_binding(value) -> Binding` (BindingFormatError with the operator's wording)
-- `verify_binding(value, bound) -> str | None`: None when equal, else the operator's reason
-- `mismatch_kind(value, bound) -> str | None`: "malformed" | "replaced" | "stale" |
-  "provenance" (what lint reports), None when equal
-- `Binding`, `BoundCheckpoint`
+- `verify_binding(value, bound) -> str | None`: None when equal, else the operator's reason:
+  `UID_DIFFERS`, `GENERATION_DIFFERS`, `PROVENANCE_DIFFERS` (its admission wording), the
+  parse message, or `NONCANONICAL` ... for a spelling the operator accepts but never writes
+- `Binding`, `BoundCheckpoint`, `Checkpoint` (the checkpoint model, `binding.checkpoint`)
 
 Importing this package is light (the standard library only; hashlib is imported by the
 first `bind`, with the Go type table, which is read and compiled then). See docs/binding.md.
@@ -17,8 +17,14 @@ first `bind`, with the Go type table, which is read and compiled then). See docs
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from renderer.binding.checkpoint import (
+    Checkpoint,
+    checkpoint_from_object,
+    unbindable_path,
+    unbindable_reason,
+)
 from renderer.binding.value import (
     GENERATION_DIFFERS,
     PROVENANCE_DIFFERS,
@@ -31,27 +37,21 @@ from renderer.binding.value import (
 from renderer.errors import BindingError, BindingFormatError, InputError
 from renderer.source.model import SourceObject
 
-if TYPE_CHECKING:
-    # renderer.checkpoint imports renderer.binding.scalars: importing it here at run time
-    # would be circular when renderer.checkpoint is imported first.
-    from renderer.checkpoint import Checkpoint
-
 __all__ = [
+    "GENERATION_DIFFERS",
+    "NONCANONICAL",
+    "PROVENANCE_DIFFERS",
+    "UID_DIFFERS",
     "Binding",
     "BoundCheckpoint",
+    "Checkpoint",
     "bind",
     "canonical_projection",
-    "mismatch_kind",
     "parse_binding",
     "verify_binding",
 ]
 
 NONCANONICAL = "automatic checkpoint binding is not in canonical form (the operator accepts it):"
-_KIND_OF_REASON = {
-    UID_DIFFERS: "replaced",
-    GENERATION_DIFFERS: "stale",
-    PROVENANCE_DIFFERS: "provenance",
-}
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,6 @@ class BoundCheckpoint:
 
 def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
     from renderer.binding.projection import build_projection
-    from renderer.checkpoint import checkpoint_from_object, unbindable_path, unbindable_reason
 
     cp = checkpoint_from_object(obj)
     canonical, warnings = build_projection(obj, cp)
@@ -139,18 +138,3 @@ def verify_binding(value: str, bound: BoundCheckpoint) -> str | None:
     if reason is None and value != bound.value:
         return f"{NONCANONICAL} {go_quote(value)}; expected {go_quote(bound.value)}"
     return reason
-
-
-def mismatch_kind(value: str, bound: BoundCheckpoint) -> str | None:
-    """Lint's classification: malformed, replaced, stale or provenance (None when equal).
-
-    A non-canonical spelling (see verify_binding) counts as malformed.
-    """
-    try:
-        expected = parse_binding(value)
-    except BindingFormatError:
-        return "malformed"
-    reason = compare_bindings(expected, bound.binding)
-    if reason is None:
-        return None if value == bound.value else "malformed"
-    return _KIND_OF_REASON[reason]

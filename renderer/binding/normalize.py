@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.constants import GMS_INTRA_POD
 from renderer.keys import MAIN_CONTAINER
 
 DEFAULT_ACTIVE_DEADLINE_SECONDS = 3600
-GMS_DEFAULT_MODE = "intraPod"
+GMS_DEFAULT_MODE = GMS_INTRA_POD
 GMS_DEFAULT_DEVICE_CLASS = "gpu.nvidia.com"
 _PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
 _ENV_KEY_REFS = ("configMapKeyRef", "secretKeyRef", "fileKeyRef")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from renderer.binding.checkpoint import Checkpoint
 from renderer.binding.gotypes import DecodeContext, type_table
 from renderer.binding.normalize import normalize_gms, normalize_job
 from renderer.binding.objecttypes import OBJECT_FIELDS, SPEC_FIELDS
-from renderer.checkpoint import Checkpoint
 from renderer.keys import (
     ARTIFACT_VERSION_KEY,
     AUTO_MARKER_KEY,

@@ -7,19 +7,19 @@ bound before anything is printed, so a bad one means exit 2 and no partial outpu
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
+from renderer.commands.options import max_bytes_option
+from renderer.constants import CHECKPOINT_KIND, EXIT_FINDINGS, EXIT_OK
 from renderer.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from renderer.binding import BoundCheckpoint
-
-EXIT_MISMATCH = 1
-CHECKPOINT_KIND = "DynamoCheckpoint"
 
 EPILOG = """\
 Examples:
@@ -56,7 +56,7 @@ class BindingArgs:
 def bind_snapshots(paths: Sequence[str], *, max_bytes: int) -> list[BoundCheckpoint]:
     """Every DynamoCheckpoint in `paths`, bound; InputError when there is none."""
     from renderer.binding import bind
-    from renderer.checkpoint import is_checkpoint
+    from renderer.binding.checkpoint import is_checkpoint
     from renderer.source import load_paths
 
     # Every document is parsed, not only checkpoints: a snapshot file with a malformed or
@@ -117,25 +117,32 @@ def _verify_target(value: str, bound: Sequence[BoundCheckpoint]) -> BoundCheckpo
     )
 
 
-def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
-    """(exit code, stdout text, warnings) for the parsed arguments."""
+def _report(args: BindingArgs, bound: Sequence[BoundCheckpoint]) -> tuple[int, str]:
+    """(exit code, stdout text) for the bound snapshots."""
     from renderer.binding import verify_binding
 
-    bound = bind_snapshots(args.snapshots, max_bytes=args.max_bytes)
-    warnings = [w for b in bound for w in b.warnings]
     if args.verify is None:
-        text = format_json(bound) if args.as_json else format_lines(bound)
-        return 0, text, warnings
+        return EXIT_OK, format_json(bound) if args.as_json else format_lines(bound)
     target = _verify_target(args.verify, bound)
     label = f"{target.checkpoint.namespace}/{target.checkpoint.name}"
     reason = verify_binding(args.verify, target)
     if reason is None:
-        return 0, f"{label}: binding matches\n", warnings
-    return (
-        EXIT_MISMATCH,
-        f"{label}: binding does not match: {reason} (computed {target.value})\n",
-        warnings,
-    )
+        return EXIT_OK, f"{label}: binding matches\n"
+    return EXIT_FINDINGS, f"{label}: binding does not match: {reason} (computed {target.value})\n"
+
+
+def execute(args: BindingArgs, out: TextIO, err: TextIO) -> int:
+    """Bind (and verify) as the command line would, print; returns the exit code.
+
+    Everything is computed before anything is printed: a bad snapshot is exit 2 alone."""
+    if args.as_json and args.verify is not None:
+        raise UsageError("--json and --verify cannot be combined")
+    bound = bind_snapshots(args.snapshots, max_bytes=args.max_bytes)
+    code, text = _report(args, bound)
+    for warning in (w for b in bound for w in b.warnings):
+        err.write(f"dynamo-render: warning: {warning}\n")
+    out.write(text)
+    return code
 
 
 @click.command(
@@ -157,13 +164,7 @@ def execute(args: BindingArgs) -> tuple[int, str, list[str]]:
     help="Check BINDING against the snapshot's checkpoint (the only one, or the one with"
     " BINDING's UID): exit 0 match, 1 mismatch with the reason. Not with --json.",
 )
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    show_default=True,
-    help="Refuse snapshot files larger than this.",
-)
+@max_bytes_option("Refuse snapshot files larger than this.")
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -176,11 +177,6 @@ def command(
     (files, directories of *.yaml/*.yml, or - for stdin), computed exactly as the operator
     computes it from the checkpoint `kubectl get dynamocheckpoint -o yaml` prints.
     """
-    if as_json and verify is not None:
-        raise UsageError("--json and --verify cannot be combined")
-    code, text, warnings = execute(BindingArgs(snapshots, as_json, verify, max_bytes))
-    for warning in warnings:
-        click.echo(f"dynamo-render: warning: {warning}", err=True)
-    click.echo(text, nl=False)
+    code = execute(BindingArgs(snapshots, as_json, verify, max_bytes), sys.stdout, sys.stderr)
     if code:
         ctx.exit(code)

@@ -1,6 +1,7 @@
 """`dynamo-render lint`: find wrong binding copies in committed manifests, and fix them.
 
-The click command only parses options into `LintArgs`; `execute(args)` does the work and
+The click command only parses options into `LintArgs`; `execute(args, out, err)` runs
+`renderer.pipeline.lint.run_lint` (load, lint, fix, lint again) and prints its outcome, and
 returns the exit code (0 clean, 1 errors or files fixed, 2 usage/input via exceptions).
 """
 
@@ -8,40 +9,23 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 import click
 
+from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
+from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError
+from renderer.pipeline.lint import LintRequest
 from renderer.report import FORMATS
-
-if TYPE_CHECKING:
-    from renderer.lint.engine import LintOptions, LintResult
-    from renderer.source.model import SourceObject
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
-class LintArgs:
-    paths: Sequence[str]
-    checkpoints: Sequence[str] = ()
-    dgd: str | None = None
+class LintArgs(LintRequest):
+    """The library request plus how to print it."""
+
     format: str | None = None  # None: github under GitHub Actions, else text
-    fix: bool = False
-    strict: bool = False
-    trusted_keys: Sequence[str] = ()
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
-    jobs: int | None = None  # worker processes; None: the CPUs available
-    namespace: str | None = None  # --dgd without metadata.namespace: render it here
-    # --fix writes only inside these (resolved) folders or files; empty: the working directory
-    write_roots: Sequence[str] = ()
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -72,118 +56,14 @@ def rule_explanation(rule_id: str) -> str:
     return f"{rule.id} ({rule.severity})\n\n{rule.doc}\n"
 
 
-def _load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
-    from renderer.model.namespace import with_namespace
-    from renderer.source import load_paths
-
-    objects = [
-        o for o in load_paths([path], max_bytes=max_bytes) if o.kind == "DynamoGraphDeployment"
-    ]
-    if len(objects) != 1:
-        raise UsageError(
-            f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
-        )
-    return with_namespace(objects[0], namespace)
-
-
-def _options(args: LintArgs) -> LintOptions:
-    from renderer.lint.engine import LintOptions
-
-    keys = None
-    if args.trusted_keys:
-        from renderer.trust import load_trusted_keys
-
-        keys = load_trusted_keys(args.trusted_keys)
-    if args.namespace is not None and not args.dgd:
-        raise UsageError("-n/--namespace is the namespace of the --dgd DGD: give --dgd too")
-    dgd = _load_dgd(args.dgd, args.max_bytes, args.namespace) if args.dgd else None
-    schemas = None
-    if args.crds:
-        from renderer.schema import load_crd_schemas
-
-        schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes)
-    if dgd is not None:
-        from renderer.schema.fields import check_fields
-
-        check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
-    return LintOptions(strict=args.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
-
-
-def _split_run(args: LintArgs) -> LintResult | None:
-    """The run split by file (`renderer.lint.split`), or None to run in one pass: for
-    --fix, --dgd, stdin, a small input, or any error (the one-pass run reports it)."""
-    if args.fix or args.dgd or args.namespace is not None:
-        return None
-    if "-" in args.paths or "-" in args.checkpoints:
-        return None
-    from renderer.errors import DynamoRenderError
-    from renderer.lint.split import lint_paths
-    from renderer.parallel import resolve_jobs
-
-    try:
-        options = _options(args)
-    except DynamoRenderError:
-        return None
-    return lint_paths(
-        args.paths,
-        args.checkpoints,
-        options,
-        max_bytes=args.max_bytes,
-        jobs=resolve_jobs(args.jobs),
-    )
-
-
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
-    """Run lint as the command line would; returns the exit code."""
-    from renderer.lint.engine import LINT_KINDS, lint_objects
+    """Run lint as the command line would, print the report; returns the exit code."""
+    from renderer.pipeline.lint import run_lint
     from renderer.report import get_format
-    from renderer.source import load_paths
 
     fmt = args.format or default_format()
-    if args.fix and "-" in args.paths:
-        raise UsageError("--fix cannot rewrite stdin; pass file paths")
-    result = _split_run(args)
-    skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
-    if result is not None:
-        skipped = result.skipped
-    else:
-        objects = load_paths(
-            args.paths,
-            max_bytes=args.max_bytes,
-            kinds=LINT_KINDS,
-            spans=args.fix,
-            allow_empty=True,
-            skipped=skipped,
-        )
-        checkpoints = (
-            load_paths(args.checkpoints, max_bytes=args.max_bytes, kinds={"DynamoCheckpoint"})
-            if args.checkpoints
-            else []
-        )
-        options = _options(args)
-        result = lint_objects(objects, checkpoints, options)
-    if args.fix and any(f.fixable for f in result.findings):
-        from renderer.commands.writeroot import real, require_inside
-        from renderer.fix import fix_findings
-
-        roots = list(args.write_roots) or [real(str(Path.cwd()))]
-        for file in sorted({f.file for f in result.findings if f.fixable}):
-            require_inside(file, roots)  # before any file is rewritten: all or nothing
-        report = fix_findings(objects, result.findings, max_bytes=args.max_bytes)
-        if report.changed_files:
-            # lint again what is now on disk, so the report shows what is left
-            objects = load_paths(
-                args.paths,
-                max_bytes=args.max_bytes,
-                kinds=LINT_KINDS,
-                allow_empty=True,
-                skipped=[],
-            )
-            result = lint_objects(objects, checkpoints, options)
-        result.fixed = report.fixed
-        result.changed_files = report.changed_files
-        result.unfixed = report.failures
-    result.skipped = skipped
+    outcome = run_lint(args)
+    result = outcome.result
     out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
     for failure in result.unfixed:
         err.write(f"dynamo-render lint: not fixed: {failure}\n")
@@ -191,9 +71,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
         from renderer.report.text import summary_line
 
         err.write(summary_line(result) + "\n")
-    if result.changed_files or result.errors or (args.strict and result.warnings):
-        return EXIT_FINDINGS
-    return EXIT_OK
+    return EXIT_FINDINGS if outcome.failed else EXIT_OK
 
 
 EPILOG = """\
@@ -256,28 +134,12 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     is_flag=True,
     help="Warnings (unverifiable bindings, snapshot warnings) count as errors and fail too.",
 )
-@click.option(
-    "--trusted-key",
-    "trusted_keys",
-    multiple=True,
-    metavar="KEY",
-    help="Use only snapshots signed by this Ed25519 public key (repeatable).",
+@trusted_key_option("Use only snapshots signed by this Ed25519 public key (repeatable).")
+@crd_option(
+    "Rule schema: check against this CustomResourceDefinition (the installed"
+    " operator's) instead of the bundled schemas (repeatable)."
 )
-@click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    metavar="FILE",
-    help="Rule schema: check against this CustomResourceDefinition (the installed"
-    " operator's) instead of the bundled schemas (repeatable).",
-)
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Refuse input files larger than this.",
-)
+@max_bytes_option()
 @click.option(
     "-j",
     "--jobs",
@@ -332,18 +194,15 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
     from click.core import ParameterSource
 
+    from renderer.writeroot import roots_for
+
     if namespace is not None:  # (the DGD model is not imported for a lint without --dgd)
         from renderer.model.namespace import check_namespace
 
         namespace = check_namespace(namespace)
-    write_roots: Sequence[str] = ()
-    if fix:
-        from renderer.commands.writeroot import roots_for
-
-        named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
-        write_roots = roots_for(ctx, paths if named else ())
+    named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
     args = LintArgs(
-        write_roots=write_roots,
+        write_roots=roots_for(ctx, paths if named else ()) if fix else (),
         paths=paths,
         checkpoints=checkpoints,
         dgd=dgd,

@@ -1,9 +1,10 @@
 """`dynamo-render render`: a DGD plus captured checkpoints to DCD or Grove manifests.
 
-The click command only parses options into `RenderArgs`; `execute(args)` does the work
-and returns an `Outcome` (exit code, stdout text, warnings, files to write), so the
-behaviour is testable without click. Files are written last, atomically, and only
-when their bytes change.
+The click command only parses options into `RenderArgs`; `plan(args)` does the work and
+returns an `Outcome` (exit code, stdout text, warnings, files to write and remove), so the
+behaviour is testable without click; `apply` performs it and `execute(args, out, err)` does
+both and returns the exit code, as every command's `execute` does. Files are written last,
+atomically, and only when their bytes change.
 
 `-o DIR` owns the files it wrote there, the ones whose first line is this DGD's
 `# Source:` header: one whose object no longer renders is removed (`--check` lists it as
@@ -14,23 +15,23 @@ or replaced (see `writeroot`).
 from __future__ import annotations
 
 import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from renderer.atomic import remove_leftovers, write_file
+from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
+from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
+    from renderer.config import RenderJob
     from renderer.source.model import SourceObject
 
 Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
-
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
-EXIT_OK = 0
-EXIT_CHANGED = 1  # --check: the output directory is not up to date
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class RenderArgs:
 
     dgd_file: str
     checkpoints: tuple[str, ...] = ()
-    target: str | None = None
+    target: Target | None = None
     output_dir: str | None = None
     check: bool = False
     trusted_keys: tuple[str, ...] = ()
@@ -48,6 +49,17 @@ class RenderArgs:
     source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
     namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
     namespace_option: str = "-n/--namespace"  # how messages name where it came from
+
+
+@dataclass(frozen=True)
+class ConfiguredArgs:
+    """Without DGD_FILE: the options that apply to every `render:` entry of the config."""
+
+    check: bool = False
+    trusted_keys: tuple[str, ...] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: tuple[str, ...] = ()
+    workers: int | None = None  # -j: processes for the entries (None: the CPUs available)
 
 
 @dataclass
@@ -73,7 +85,7 @@ def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObjec
     dgds = [
         with_namespace(o, args.namespace, args.namespace_option)
         for o in dgd_objects
-        if o.kind == "DynamoGraphDeployment"
+        if o.kind == DGD_KIND
     ]
     if not dgds and dgd_objects:
         from renderer.errors import InputError
@@ -181,7 +193,7 @@ def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
 
 
 def _unused_snapshots(checkpoints: list[SourceObject], used: set[int]) -> list[str]:
-    from renderer.checkpoint import is_checkpoint
+    from renderer.binding.checkpoint import is_checkpoint
 
     return [
         f"{c.where(('metadata', 'name'))}: checkpoint {c.namespace}/{c.name} matches no"
@@ -193,8 +205,8 @@ def _unused_snapshots(checkpoints: list[SourceObject], used: set[int]) -> list[s
 
 def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str, bytes, bool]]:
     """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
-    from renderer.commands.writeroot import read_regular
     from renderer.render.names import UnsafeNameError, output_file_name
+    from renderer.writeroot import read_regular
     from renderer.yamlout import dump_object, source_comment
 
     planned: list[tuple[str, bytes, bool]] = []
@@ -218,7 +230,7 @@ def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str,
 def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str]:
     """Files in `output_dir` this render wrote (its `# Source:` first line) that no object
     renders to any more. Only regular `*.yaml` files are looked at; others are not ours."""
-    from renderer.commands.writeroot import lstat_or_none, read_regular
+    from renderer.writeroot import lstat_or_none, read_regular
     from renderer.yamlout import source_comment
 
     header = source_comment(source).encode("utf-8")
@@ -241,7 +253,7 @@ def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str
     return found
 
 
-def execute(args: RenderArgs) -> Outcome:
+def plan(args: RenderArgs) -> Outcome:
     """Run the command's logic; raises DynamoRenderError (exit 2) on any bad input."""
     if args.check and args.output_dir is None:
         raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
@@ -250,7 +262,7 @@ def execute(args: RenderArgs) -> Outcome:
         from renderer.yamlout import dump_stream
 
         return Outcome(EXIT_OK, dump_stream(documents), warnings)
-    from renderer.commands.writeroot import check_folder
+    from renderer.writeroot import check_folder
 
     check_folder(args.output_dir)
     planned = planned_files(documents, args.output_dir)
@@ -260,14 +272,14 @@ def execute(args: RenderArgs) -> Outcome:
     if args.check:
         listing = "".join(f"would write {path}\n" for path, _ in changed)
         listing += "".join(f"would remove {path}\n" for path in removals)
-        return Outcome(EXIT_CHANGED if changed or removals else EXIT_OK, listing, warnings)
+        return Outcome(EXIT_FINDINGS if changed or removals else EXIT_OK, listing, warnings)
     return Outcome(EXIT_OK, "", warnings, changed, removals)
 
 
-def write_outcome(outcome: Outcome, output_dir: str) -> None:
+def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) -> None:
     """Write an outcome's files into `output_dir` (created when needed) and remove the
     owned files no object renders to; the one code path of `-o` and config-driven render."""
-    from renderer.commands.writeroot import make_folder
+    from renderer.writeroot import make_folder
 
     if not outcome.files and not outcome.removals:
         return
@@ -276,7 +288,7 @@ def write_outcome(outcome: Outcome, output_dir: str) -> None:
     for path, content in outcome.files:
         write_file(path, content)
         # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
-        click.echo(f"wrote {path}")
+        click.echo(f"wrote {path}", file=out)
     for path in outcome.removals:
         try:
             Path(path).unlink()
@@ -284,17 +296,62 @@ def write_outcome(outcome: Outcome, output_dir: str) -> None:
             continue
         except OSError as exc:
             raise UsageError(f"cannot remove {path}: {exc.strerror or exc}") from None
-        click.echo(f"removed {path}")
+        click.echo(f"removed {path}", file=out)
 
 
-def apply(outcome: Outcome, output_dir: str | None) -> None:
-    """Perform an outcome's side effects: warnings, files, stdout."""
+def apply(
+    outcome: Outcome, output_dir: str | None, out: TextIO | None = None, err: TextIO | None = None
+) -> None:
+    """Perform an outcome's side effects: warnings, files, stdout (None: the process's)."""
     for warning in outcome.warnings:
-        click.echo(f"dynamo-render: warning: {warning}", err=True)
+        click.echo(f"dynamo-render: warning: {warning}", file=err, err=True)
     if output_dir is not None:
-        write_outcome(outcome, output_dir)
+        write_outcome(outcome, output_dir, out)
     if outcome.stdout:
-        click.echo(outcome.stdout, nl=False)
+        click.echo(outcome.stdout, file=out, nl=False)
+
+
+def execute(args: RenderArgs, out: TextIO, err: TextIO) -> int:
+    """Render as the command line would: plan, write and print; returns the exit code."""
+    outcome = plan(args)
+    apply(outcome, args.output_dir, out, err)
+    return outcome.exit_code
+
+
+def execute_configured(
+    jobs: list[RenderJob], shared: ConfiguredArgs, out: TextIO, err: TextIO
+) -> int:
+    """Every `render:` entry of the config, with the options given for all of them.
+
+    Every entry is rendered before any file is written, so one bad entry means no output
+    at all; then each is applied as `execute` applies one."""
+    from renderer.commands.render_config import UPDATE_HINT
+
+    runs = [
+        RenderArgs(
+            job.dgd,
+            job.checkpoints,
+            job.target,
+            job.output,
+            shared.check,
+            shared.trusted_keys,
+            shared.max_bytes,
+            shared.crds,
+            source_name=job.source,
+            namespace=job.namespace,
+            namespace_option=f"namespace: of the entry at {job.where}",
+        )
+        for job in jobs
+    ]
+    from renderer.commands.render_config import plan_all
+
+    outcomes = plan_all(plan, runs, shared.workers)
+    for args, outcome in zip(runs, outcomes, strict=True):
+        apply(outcome, args.output_dir, out, err)
+    if shared.check and any(outcome.exit_code for outcome in outcomes):
+        click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", file=err)
+        return EXIT_FINDINGS
+    return EXIT_OK
 
 
 EPILOG = """\
@@ -352,7 +409,7 @@ input error (nothing is printed or written).
 )
 @click.option(
     "--target",
-    type=click.Choice(["dcd", "grove"]),
+    type=click.Choice(TARGETS),
     default=None,
     help="dcd: one DynamoComponentDeployment per component; grove: one PodCliqueSet.",
 )
@@ -369,31 +426,18 @@ input error (nothing is printed or written).
     help="With -o DIR, or without DGD_FILE: write nothing; list the files that would change"
     " and exit 1 if there are any.",
 )
-@click.option(
-    "--trusted-key",
-    "trusted_keys",
-    multiple=True,
-    metavar="KEY",
-    help="Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one.",
+@trusted_key_option(
+    "Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one."
 )
-@click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    metavar="FILE",
-    help="Validate inputs and outputs against this CustomResourceDefinition (the installed"
-    " operator's) instead of the bundled schemas (repeatable).",
+@crd_option(
+    "Validate inputs and outputs against this CustomResourceDefinition (the installed"
+    " operator's) instead of the bundled schemas (repeatable)."
 )
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Refuse input files larger than this.",
-)
+@max_bytes_option()
 @click.option(
     "-j",
     "--jobs",
+    "workers",
     type=click.IntRange(min=1),
     default=None,
     help="Without DGD_FILE: render the entries on this many processes (same output as"
@@ -405,13 +449,13 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     dgd_file: str | None,
     checkpoints: tuple[str, ...],
     namespace: str | None,
-    target: str | None,
+    target: Target | None,
     output_dir: str | None,
     check: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
-    jobs: int | None,
+    workers: int | None,
 ) -> None:
     """Render DGD_FILE (and the snapshots its checkpointed components restore from) into
     the manifests the Dynamo operator would create, with the checkpoint binding stamped
@@ -434,7 +478,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     pinned operator's, or the --crd one) is exit 2 at its key, as kubectl apply refuses it.
     """
     if dgd_file is None:
-        from renderer.commands.render_config import run_configured
+        from renderer.commands.render_config import configured_jobs
 
         given = [
             name
@@ -446,16 +490,9 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             )
             if value
         ]
-        code = run_configured(
-            ctx,
-            check=check,
-            per_dgd_options=given,
-            trusted_keys=trusted_keys,
-            max_bytes=max_bytes,
-            crds=crds,
-            jobs=jobs,
-        )
-        ctx.exit(code)
+        shared = ConfiguredArgs(check, trusted_keys, max_bytes, crds, workers)
+        jobs = configured_jobs(ctx, given)
+        ctx.exit(execute_configured(jobs, shared, sys.stdout, sys.stderr))
     from renderer.model.namespace import check_namespace
 
     args = RenderArgs(
@@ -469,7 +506,6 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
         crds,
         namespace=None if namespace is None else check_namespace(namespace),
     )
-    outcome = execute(args)
-    apply(outcome, output_dir)
-    if outcome.exit_code:
-        ctx.exit(outcome.exit_code)
+    code = execute(args, sys.stdout, sys.stderr)
+    if code:
+        ctx.exit(code)

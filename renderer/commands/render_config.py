@@ -1,14 +1,14 @@
-"""`dynamo-render render` without DGD_FILE: every DGD listed in .dynamo-render.yaml.
+"""`dynamo-render render` without DGD_FILE: the DGDs listed in .dynamo-render.yaml.
 
 `render` re-renders each configured DGD into its output folder; `render --check` writes
 nothing and exits 1 listing the files that differ from a fresh render (the pre-commit hook
-`dynamo-render-render-check` and the CI job run this). Every entry is rendered before any
-file is written, so one bad entry means no output at all.
+`dynamo-render-render-check` and the CI job run this). This module finds the entries;
+`commands.render.execute_configured` renders and writes them with render's own steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,57 +18,47 @@ from renderer.errors import UsageError
 
 if TYPE_CHECKING:
     from renderer.commands.render import Outcome, RenderArgs
+    from renderer.config import RenderJob
 
-EXIT_OK = 0
-EXIT_CHANGED = 1
 UPDATE_HINT = "run `dynamo-render render` to update them, then commit the result"
 # Fewer entries are rendered in this process: one takes a few milliseconds, about what
 # starting the workers costs.
 PARALLEL_MIN_ENTRIES = 4
 
 
-def _execute_or_none(args: RenderArgs) -> Outcome | None:
-    from renderer.commands.render import execute
+def _or_none(plan: Callable[[RenderArgs], Outcome], args: RenderArgs) -> Outcome | None:
     from renderer.errors import DynamoRenderError
 
     try:
-        return execute(args)
+        return plan(args)
     except DynamoRenderError:
         return None
 
 
-def execute_all(entries: Sequence[RenderArgs], jobs: int | None) -> list[Outcome]:
-    """`execute` of every entry, in order, on up to `jobs` processes (None: the CPUs
-    available). Rendering writes nothing, so the entries are independent; when one
-    fails, they are rendered again in this process, which raises the first entry's
-    error as a serial run does."""
-    from renderer.commands.render import execute
+def plan_all(
+    plan: Callable[[RenderArgs], Outcome], entries: Sequence[RenderArgs], workers: int | None
+) -> list[Outcome]:
+    """`plan` (render's own) of every entry, in order, on up to `workers` processes (None:
+    the CPUs available). Planning writes nothing, so the entries are independent; when one
+    fails, they are planned again in this process, which raises the first entry's error as
+    a serial run does."""
+    from functools import partial
+
     from renderer.parallel import ordered_map, resolve_jobs
 
-    workers = resolve_jobs(jobs)
-    if workers > 1 and len(entries) >= PARALLEL_MIN_ENTRIES:
-        found = list(ordered_map(_execute_or_none, entries, jobs=workers))
+    jobs = resolve_jobs(workers)
+    if jobs > 1 and len(entries) >= PARALLEL_MIN_ENTRIES:
+        found = list(ordered_map(partial(_or_none, plan), entries, jobs=jobs))
         if all(outcome is not None for outcome in found):
             return [outcome for outcome in found if outcome is not None]
-    return [execute(args) for args in entries]
+    return [plan(args) for args in entries]
 
 
-def run_configured(
-    ctx: click.Context,
-    *,
-    check: bool,
-    per_dgd_options: list[str],
-    trusted_keys: tuple[str, ...],
-    max_bytes: int,
-    crds: tuple[str, ...],
-    jobs: int | None = None,
-) -> int:
-    """Render every configured job; returns the exit code. `per_dgd_options` names the
-    options given that only make sense with DGD_FILE (an error here). `jobs`: worker
-    processes (None: the CPUs available)."""
-    from renderer.commands.render import RenderArgs, write_outcome
-    from renderer.commands.writeroot import require_inside
+def configured_jobs(ctx: click.Context, per_dgd_options: list[str]) -> list[RenderJob]:
+    """The `render:` entries of the config. `per_dgd_options` names the options given that
+    only make sense with DGD_FILE (an error here)."""
     from renderer.config import CONFIG_NAME, from_context
+    from renderer.writeroot import require_inside
 
     config = from_context(ctx.find_root())
     if config is None or not config.render:
@@ -84,33 +74,4 @@ def run_configured(
     # (checked again here with symlinks resolved; the config reader refused `..`)
     for job in config.render:
         require_inside(job.output, [config.base_dir or str(Path.cwd())])
-    entries = [
-        RenderArgs(
-            job.dgd,
-            job.checkpoints,
-            job.target,
-            job.output,
-            check,
-            trusted_keys,
-            max_bytes,
-            crds,
-            source_name=job.source,
-            namespace=job.namespace,
-            namespace_option=f"namespace: of the entry at {job.where}",
-        )
-        for job in config.render
-    ]
-    outcomes: list[Outcome] = execute_all(entries, jobs)
-    for outcome in outcomes:
-        for warning in outcome.warnings:
-            click.echo(f"dynamo-render: warning: {warning}", err=True)
-    if check:
-        listing = "".join(outcome.stdout for outcome in outcomes)
-        click.echo(listing, nl=False)
-        if any(outcome.exit_code for outcome in outcomes):
-            click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", err=True)
-            return EXIT_CHANGED
-        return EXIT_OK
-    for job, outcome in zip(config.render, outcomes, strict=True):
-        write_outcome(outcome, job.output)
-    return EXIT_OK
+    return list(config.render)

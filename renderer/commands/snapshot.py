@@ -2,19 +2,25 @@
 
 The signature covers each checkpoint's uid, generation, namespace, name and canonical
 projection (what its binding hashes), not the YAML formatting: see docs/security.md.
+
+Each subcommand parses its options into `KeygenArgs`, `SignArgs` or `VerifyArgs`;
+`execute(args, out, err)` does the work and returns the exit code.
 """
 
 from __future__ import annotations
 
 import stat
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import click
 
 from renderer.atomic import write_file
+from renderer.commands.options import max_bytes_option
+from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError
-
-EXIT_INVALID = 1
 
 
 def _load_snapshot(path: str, max_bytes: int) -> bytes:
@@ -32,13 +38,83 @@ def _load_snapshot(path: str, max_bytes: int) -> bytes:
     return signed_message(load_paths([path], max_bytes=max_bytes))
 
 
-_MAX_BYTES = click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=16 * 1024 * 1024,
-    show_default=True,
-    help="Refuse snapshot files larger than this.",
-)
+_MAX_BYTES = max_bytes_option("Refuse snapshot files larger than this.")
+
+
+@dataclass(frozen=True)
+class KeygenArgs:
+    prefix: str  # PREFIX.key and PREFIX.pub
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class SignArgs:
+    snapshots: tuple[str, ...]
+    key_path: str
+    max_bytes: int
+
+
+@dataclass(frozen=True)
+class VerifyArgs:
+    snapshots: tuple[str, ...]
+    key_paths: tuple[str, ...]
+    max_bytes: int
+
+
+SnapshotArgs = KeygenArgs | SignArgs | VerifyArgs
+
+
+def execute(args: SnapshotArgs, out: TextIO, err: TextIO) -> int:
+    """Run one subcommand as the command line would; returns the exit code."""
+    if isinstance(args, KeygenArgs):
+        return _keygen(args, out)
+    if isinstance(args, SignArgs):
+        return _sign(args, out)
+    return _verify(args, out, err)
+
+
+def _keygen(args: KeygenArgs, out: TextIO) -> int:
+    from renderer.trust import generate_key_pair
+
+    private_pem, public_pem, fingerprint = generate_key_pair()
+    key_path, pub_path = f"{args.prefix}.key", f"{args.prefix}.pub"
+    if not args.force:
+        for existing in (key_path, pub_path):
+            if Path(existing).exists():
+                raise UsageError(f"{existing} already exists (pass --force to replace it)")
+    write_file(key_path, private_pem, mode=0o600)
+    write_file(pub_path, public_pem)
+    out.write(f"wrote {key_path} (private, keep it secret) and {pub_path}\n")
+    out.write(f"key fingerprint: {fingerprint}\n")
+    return EXIT_OK
+
+
+def _sign(args: SignArgs, out: TextIO) -> int:
+    from renderer.trust import load_private_key, sign_message, signature_path
+
+    key = load_private_key(args.key_path)
+    # Build every message first: one bad snapshot means no signature is written.
+    messages = [(path, _load_snapshot(path, args.max_bytes)) for path in args.snapshots]
+    for path, message in messages:
+        write_file(signature_path(path), sign_message(message, key).encode("ascii"))
+        out.write(f"signed {path} -> {signature_path(path)} ({key.fingerprint})\n")
+    return EXIT_OK
+
+
+def _verify(args: VerifyArgs, out: TextIO, err: TextIO) -> int:
+    from renderer.trust import load_trusted_keys, verify_message
+
+    keys = load_trusted_keys(args.key_paths)
+    messages = [(path, _load_snapshot(path, args.max_bytes)) for path in args.snapshots]
+    failed = False
+    for path, message in messages:
+        failure = verify_message(path, message, keys)
+        if failure is None:
+            out.write(f"{path}: signature valid\n")
+        else:
+            failed = True
+            err.write(f"dynamo-render: {failure.message}\n")
+    return EXIT_FINDINGS if failed else EXIT_OK
 
 
 GROUP_EPILOG = """\
@@ -80,18 +156,7 @@ def command() -> None:
 def keygen(prefix: str, force: bool) -> None:
     """Make an Ed25519 key pair (same as `openssl genpkey -algorithm ed25519`): a PKCS8
     PEM private key and a SubjectPublicKeyInfo PEM public key."""
-    from renderer.trust import generate_key_pair
-
-    private_pem, public_pem, fingerprint = generate_key_pair()
-    key_path, pub_path = f"{prefix}.key", f"{prefix}.pub"
-    if not force:
-        for existing in (key_path, pub_path):
-            if Path(existing).exists():
-                raise UsageError(f"{existing} already exists (pass --force to replace it)")
-    write_file(key_path, private_pem, mode=0o600)
-    write_file(pub_path, public_pem)
-    click.echo(f"wrote {key_path} (private, keep it secret) and {pub_path}")
-    click.echo(f"key fingerprint: {fingerprint}")
+    execute(KeygenArgs(prefix, force), sys.stdout, sys.stderr)
 
 
 @command.command(
@@ -113,14 +178,7 @@ def keygen(prefix: str, force: bool) -> None:
 def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
     """Write SNAPSHOT.sig beside each SNAPSHOT file, a signature over what the bindings
     of its DynamoCheckpoint objects depend on."""
-    from renderer.trust import load_private_key, sign_message, signature_path
-
-    key = load_private_key(key_path)
-    # Build every message first: one bad snapshot means no signature is written.
-    messages = [(path, _load_snapshot(path, max_bytes)) for path in snapshots]
-    for path, message in messages:
-        write_file(signature_path(path), sign_message(message, key).encode("ascii"))
-        click.echo(f"signed {path} -> {signature_path(path)} ({key.fingerprint})")
+    execute(SignArgs(snapshots, key_path, max_bytes), sys.stdout, sys.stderr)
 
 
 @command.command(
@@ -144,17 +202,6 @@ def verify(
     ctx: click.Context, snapshots: tuple[str, ...], key_paths: tuple[str, ...], max_bytes: int
 ) -> None:
     """Check the SNAPSHOT.sig beside each SNAPSHOT file against the trusted keys."""
-    from renderer.trust import load_trusted_keys, verify_message
-
-    keys = load_trusted_keys(key_paths)
-    messages = [(path, _load_snapshot(path, max_bytes)) for path in snapshots]
-    failed = False
-    for path, message in messages:
-        failure = verify_message(path, message, keys)
-        if failure is None:
-            click.echo(f"{path}: signature valid")
-        else:
-            failed = True
-            click.echo(f"dynamo-render: {failure.message}", err=True)
-    if failed:
-        ctx.exit(EXIT_INVALID)
+    code = execute(VerifyArgs(snapshots, key_paths, max_bytes), sys.stdout, sys.stderr)
+    if code:
+        ctx.exit(code)

@@ -1,7 +1,8 @@
 """Work several rules share: comparing each binding copy with its checkpoint, and fixes.
 
 The four mismatch rules (malformed, replaced, stale, provenance) are one classification
-of each present copy, computed once per run and memoised in the context.
+of each present copy, computed once per run and kept in the context. The binding engine
+says why a copy is refused in the operator's words; the rule ids are lint's.
 """
 
 from __future__ import annotations
@@ -77,6 +78,16 @@ def _describe(copy: Copy) -> str:
     return f"{copy.label} {BINDING_KEY}"
 
 
+def rule_of_reason(reason: str) -> str:
+    """The rule that reports the operator's admission `reason`: UID, generation and
+    provenance differ have a rule each; anything else (a parse message, a non-canonical
+    spelling) is binding-malformed."""
+    from renderer.binding import GENERATION_DIFFERS, PROVENANCE_DIFFERS, UID_DIFFERS
+
+    rules = {UID_DIFFERS: REPLACED, GENERATION_DIFFERS: STALE, PROVENANCE_DIFFERS: PROVENANCE}
+    return rules.get(reason, MALFORMED)
+
+
 def _noncanonical(value: str, canonical: str) -> str:
     from renderer.binding import NONCANONICAL
     from renderer.binding.value import go_quote
@@ -86,7 +97,7 @@ def _noncanonical(value: str, canonical: str) -> str:
 
 def _classify(ctx: LintContext, workload: Workload, copy: Copy, value: str) -> Mismatch | None:
     """The mismatch of one present copy, or None when it is right (or cannot be checked)."""
-    from renderer.binding import mismatch_kind, verify_binding
+    from renderer.binding import verify_binding
 
     what = f"{workload.label}: {_describe(copy)}"
     parsed = ctx.parse(value)
@@ -103,32 +114,30 @@ def _classify(ctx: LintContext, workload: Workload, copy: Copy, value: str) -> M
             )
         return None
     bound = snap.bound
-    kind = mismatch_kind(value, bound)
-    if kind is None:
+    reason = verify_binding(value, bound)
+    if reason is None:
         return None
     want = bound.binding
     name = resolution.name
-    if kind == "malformed":
+    rule = rule_of_reason(reason)
+    if rule == MALFORMED:
         # parsable, equal to the checkpoint's binding, but not spelled as the operator does
-        reason = verify_binding(value, bound) or _noncanonical(value, bound.value)
         return Mismatch(MALFORMED, workload, copy, f"{what}: {reason}")
-    if kind == "replaced":
+    if rule == REPLACED:
         return Mismatch(
             REPLACED,
             workload,
             copy,
             f"{what}: UID {parsed.uid} is not the UID {want.uid} of checkpoint"
-            f" {name} (the checkpoint was deleted and re-created;"
-            " admission: automatic checkpoint UID differs)",
+            f" {name} (the checkpoint was deleted and re-created; admission: {reason})",
         )
-    if kind == "stale":
+    if rule == STALE:
         return Mismatch(
             STALE,
             workload,
             copy,
             f"{what}: generation {parsed.generation} is not the generation"
-            f" {want.generation} of checkpoint {name} (admission: automatic"
-            " checkpoint generation differs)",
+            f" {want.generation} of checkpoint {name} (admission: {reason})",
         )
     return Mismatch(
         PROVENANCE,
@@ -136,7 +145,7 @@ def _classify(ctx: LintContext, workload: Workload, copy: Copy, value: str) -> M
         copy,
         f"{what}: digest {parsed.digest} is not the digest {want.digest} of checkpoint"
         f" {name} ({_first_difference(parsed.digest, want.digest)}): what it was captured"
-        " from changed (admission: automatic checkpoint provenance differs)",
+        f" from changed (admission: {reason})",
     )
 
 
@@ -151,13 +160,13 @@ def _first_difference(given: str, wanted: str) -> str:
 def mismatches(ctx: LintContext) -> list[Mismatch]:
     """Every present copy of every checked workload that would be refused, classified.
 
-    The classification is the binding engine's (`mismatch_kind`): a value the operator
-    cannot parse, or parses but that is not in canonical form, is malformed; then UID,
-    generation and digest, in the operator's order.
+    The reason is the binding engine's (`verify_binding`, the operator's wording), mapped
+    to a rule by `rule_of_reason`: a value the operator cannot parse, or parses but that is
+    not in canonical form, is malformed; then UID, generation and digest, in the
+    operator's order.
     """
-    cached = ctx.memo.get("mismatches")
-    if isinstance(cached, list):
-        return cached
+    if ctx.mismatches is not None:
+        return ctx.mismatches
     found: list[Mismatch] = []
     for workload in ctx.workloads():
         if workload.misplaced is not None:
@@ -168,5 +177,5 @@ def mismatches(ctx: LintContext) -> list[Mismatch]:
             mismatch = _classify(ctx, workload, copy, copy.value)
             if mismatch is not None:
                 found.append(mismatch)
-    ctx.memo["mismatches"] = found
+    ctx.mismatches = found
     return found

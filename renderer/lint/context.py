@@ -13,7 +13,7 @@ from it needs no binding (`Resolution.manual`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +34,7 @@ from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
     from renderer.binding import Binding, BoundCheckpoint
-
-CHECKPOINT_KIND = "DynamoCheckpoint"
+    from renderer.lint.checks import Mismatch
 
 
 @dataclass
@@ -63,20 +62,25 @@ class Resolution:
 
 @dataclass
 class LintContext:
+    """Everything a rule can see; the fields are the whole of it (no side channel)."""
+
     objects: list[SourceObject]  # the linted objects (DCD, PCS, DynamoCheckpoint)
     snapshots: list[Snapshot]
     strict: bool = False
-    trust_checked: bool = False
-    dgd: SourceObject | None = None
+    trust_checked: bool = False  # --trusted-key was given: `Snapshot.untrusted` is set
+    dgd: SourceObject | None = None  # --dgd: render-drift compares against a fresh render
+    # --crd: (apiVersion, kind) -> schema, replacing the bundled one (rule `schema`)
+    schemas: Mapping[tuple[str, str], dict[str, Any]] | None = None
     dcds: list[Workload] = field(default_factory=list)
     pcss: list[PcsSites] = field(default_factory=list)
+    # every present copy that would be refused, classified once (`checks.mismatches`)
+    mismatches: list[Mismatch] | None = None
     # The snapshots by (namespace, name), with conflicts marked: `index_snapshots` of
     # `snapshots` when not given. A run split by file builds it once for all its parts.
     by_name: dict[tuple[str, str], Snapshot] | None = None
     _by_name: dict[tuple[str, str], Snapshot] = field(default_factory=dict, init=False)
     _parsed: dict[str, Binding | str] = field(default_factory=dict)
     _resolved: dict[int, Resolution] = field(default_factory=dict)
-    memo: dict[str, Any] = field(default_factory=dict)  # for rules that share work
 
     def __post_init__(self) -> None:
         enabled = _dgd_checkpointed(self.dgd)
@@ -239,7 +243,7 @@ def index_snapshots(snapshots: Sequence[Snapshot]) -> dict[tuple[str, str], Snap
 def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
     """Bind every DynamoCheckpoint once; an unbindable one keeps its error for the rules."""
     from renderer.binding import bind
-    from renderer.checkpoint import is_checkpoint
+    from renderer.binding.checkpoint import is_checkpoint
     from renderer.keys import AUTO_MARKER_KEY
 
     snapshots: list[Snapshot] = []

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, Snapshot, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
 from renderer.source.model import SourceObject
@@ -16,7 +17,7 @@ from renderer.source.model import SourceObject
 if TYPE_CHECKING:
     from renderer.trust import TrustedKey
 
-LINT_KINDS = frozenset({"DynamoComponentDeployment", "PodCliqueSet", "DynamoCheckpoint"})
+LINT_KINDS = frozenset({DCD_KIND, PCS_KIND, CHECKPOINT_KIND})
 
 
 @dataclass(frozen=True)
@@ -90,18 +91,14 @@ def build_context(
 ) -> LintContext:
     options = options or LintOptions()
     linted = [obj for obj in objects if obj.kind in LINT_KINDS]
-    ctx = LintContext(
+    return LintContext(
         objects=linted,
         snapshots=prepare_snapshots(checkpoints, linted, options),
         strict=options.strict,
         trust_checked=options.trusted_keys is not None,
         dgd=options.dgd,
+        schemas=options.schemas or None,
     )
-    if options.schemas:
-        from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
-
-        ctx.memo[EXTRA_SCHEMAS_MEMO] = options.schemas
-    return ctx
 
 
 def rule_findings(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 from renderer.source.model import Path, SourceObject
 
-ERROR = "error"
-WARNING = "warning"
-SEVERITIES = (ERROR, WARNING)
+Severity = Literal["error", "warning"]
+ERROR: Final = "error"
+WARNING: Final = "warning"
+SEVERITIES: Final[tuple[Severity, ...]] = (ERROR, WARNING)
 
 # Fix operations on one value of one object (paths as in SourceObject marks).
-SET = "set"  # write `value` at `path`, inserting the key (and its parents) when absent
-DELETE = "delete"  # remove the key at `path`
+FixOp = Literal["set", "delete"]
+SET: Final = "set"  # write `value` at `path`, inserting the key (and its parents) when absent
+DELETE: Final = "delete"  # remove the key at `path`
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class FixAction:
     that disagrees with it both want the map rewritten); `--fix` applies it once.
     """
 
-    op: str
+    op: FixOp
     path: Path
     value: str | None = None
 
@@ -40,7 +42,7 @@ class Finding:
     """One problem, ordered by file, line, column and rule (see `sort_key`)."""
 
     rule: str
-    severity: str
+    severity: Severity
     message: str
     hint: str
     file: str
@@ -61,7 +63,7 @@ class Finding:
     def fixable(self) -> bool:
         return bool(self.fixes)
 
-    def with_severity(self, severity: str) -> Finding:
+    def with_severity(self, severity: Severity) -> Finding:
         return Finding(
             self.rule,
             severity,
@@ -102,7 +104,7 @@ def finding_at(
     path: Path,
     *,
     rule: str,
-    severity: str,
+    severity: Severity,
     message: str,
     hint: str,
     key: bool = False,

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from renderer.constants import DCD_KIND, PCS_KIND
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,
@@ -24,8 +25,6 @@ from renderer.keys import (
 )
 from renderer.source.model import Path, SourceObject
 
-DCD_KIND = "DynamoComponentDeployment"
-PCS_KIND = "PodCliqueSet"
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
 
 METADATA_ANNOTATIONS: Path = ("metadata", "annotations")

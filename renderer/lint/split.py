@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path as FsPath
 from typing import NamedTuple
 
+from renderer.constants import CHECKPOINT_KIND
 from renderer.errors import InputError
 from renderer.lint.context import LintContext, Snapshot, index_snapshots
 from renderer.lint.engine import (
@@ -46,7 +47,7 @@ WHOLE_RUN_RULES = frozenset({"render-drift"})
 # workers: about 50 ms of lint (a few dozen DCDs), the price of a process start or two.
 SPLIT_MIN_FILES = 64
 SPLIT_MIN_BYTES = 1 << 20
-CHECKPOINT_KINDS = frozenset({"DynamoCheckpoint"})
+CHECKPOINT_KINDS = frozenset({CHECKPOINT_KIND})
 
 
 class _Plan(NamedTuple):
@@ -172,19 +173,15 @@ def _context(
     options: LintOptions,
     by_name: dict[tuple[str, str], Snapshot],
 ) -> LintContext:
-    ctx = LintContext(
+    return LintContext(
         objects=objects,
         snapshots=snapshots,
         strict=options.strict,
         trust_checked=options.trusted_keys is not None,
         dgd=options.dgd,
+        schemas=options.schemas or None,
         by_name=by_name,
     )
-    if options.schemas:
-        from renderer.lint.rules.schema import EXTRA_SCHEMAS_MEMO
-
-        ctx.memo[EXTRA_SCHEMAS_MEMO] = options.schemas
-    return ctx
 
 
 def _files(paths: Sequence[str]) -> list[tuple[str, bool]] | None:

@@ -109,6 +109,21 @@ def _collect(errors: Iterable[Any], locate: _Locate, file: str, title: str) -> l
     return sorted(found.values(), key=Violation.sort_key)
 
 
+def without_nulls(value: Any) -> Any:
+    """`value` without the null fields the API server prunes before it validates a custom
+    resource (a non-nullable field set to null counts as absent: `containers: null` in
+    upstream's recipes is accepted by the cluster). A copy only where a null is found."""
+    if isinstance(value, dict):
+        pruned = {k: without_nulls(v) for k, v in value.items() if v is not None}
+        if len(pruned) == len(value) and all(pruned[k] is value[k] for k in pruned):
+            return value
+        return pruned
+    if isinstance(value, list):
+        items = [without_nulls(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
+
+
 def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list[Violation]:
     """Every violation of the schema for `obj`'s apiVersion and kind, sorted by position.
 
@@ -119,9 +134,10 @@ def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list
     if chosen is None:
         return []
     schema, title, bundled = chosen
-    if bundled and is_valid(obj.data, schema) is True:
+    data = without_nulls(obj.data)
+    if bundled and is_valid(data, schema) is True:
         return []  # the common case, answered without importing jsonschema
-    errors = _compiled(schema, title, trusted=bundled).iter_errors(obj.data)
+    errors = _compiled(schema, title, trusted=bundled).iter_errors(data)
 
     def locate(path: Path, key: bool) -> Mark:
         return obj.mark(path, key=key)
@@ -148,6 +164,7 @@ def validate_data(
     if chosen is None:
         return []
     schema, title, bundled = chosen
+    data = without_nulls(data)
     if bundled and is_valid(data, schema) is True:
         return []
     errors = list(_compiled(schema, title, trusted=bundled).iter_errors(data))

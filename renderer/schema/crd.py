@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from renderer.constants import DEFAULT_MAX_BYTES
 from renderer.errors import InputError
 from renderer.schema.bundled import SchemaKey
 from renderer.source.model import Path, SourceObject
@@ -168,7 +169,7 @@ def schemas_from_crd(crd_objects: Sequence[SourceObject]) -> dict[SchemaKey, dic
 
 
 def load_crd_schemas(
-    paths: Sequence[str], *, max_bytes: int = 16 * 1024 * 1024
+    paths: Sequence[str], *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> dict[SchemaKey, dict[str, Any]]:
     """`--crd FILE...`: read the CRD files (YAML, one or more documents) and convert them."""
     from renderer.source import load_paths

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024  # per file
+from renderer.constants import DEFAULT_MAX_BYTES  # per file
+
 DEFAULT_MAX_ALIAS_NODES = 100_000  # nodes produced by alias expansion, per document
 # Characters of scalar text produced by alias expansion, per document: one long string
 # aliased many times is a bomb the node count does not see (every consumer that
@@ -37,3 +38,16 @@ def max_nodes() -> int:
 
 def max_documents() -> int:
     return _current["documents"]
+
+
+__all__ = [
+    "DEFAULT_MAX_ALIAS_CHARS",
+    "DEFAULT_MAX_ALIAS_NODES",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_DOCUMENTS",
+    "DEFAULT_MAX_NODES",
+    "max_documents",
+    "max_nodes",
+    "set_limits",
+]

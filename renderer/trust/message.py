@@ -17,12 +17,12 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from renderer.constants import CHECKPOINT_KIND
 from renderer.errors import InputError
 from renderer.source.model import SourceObject
 
 DOMAIN_PREFIX = b"dynamo-render snapshot signature v1\n"
 MESSAGE_VERSION = 1
-CHECKPOINT_KIND = "DynamoCheckpoint"
 
 # obj -> (uid, generation, namespace, name, canonical projection text); raises InputError.
 Projector = Callable[[SourceObject], tuple[str, int, str, str, str]]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from renderer.lint.context import LintContext
-    from renderer.lint.finding import Finding
+    from renderer.lint.finding import Finding, Severity
 
 # rule id -> module under renderer.lint.rules (order = --list-rules order)
 RULE_MODULES: dict[str, str] = {
@@ -39,7 +39,7 @@ RULE_MODULES: dict[str, str] = {
 @dataclass(frozen=True)
 class Rule:
     id: str
-    severity: str
+    severity: Severity
     summary: str  # first line of the docstring
     doc: str  # the whole docstring, dedented
     check: Callable[[LintContext], Iterable[Finding]]

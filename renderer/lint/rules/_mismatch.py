@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from renderer.lint.checks import copy_fixes, hint_for, mismatches
 from renderer.lint.context import LintContext
-from renderer.lint.finding import Finding, finding_at
+from renderer.lint.finding import Finding, Severity, finding_at
 
 
-def check_mismatches(ctx: LintContext, rule: str, severity: str) -> Iterator[Finding]:
+def check_mismatches(ctx: LintContext, rule: str, severity: Severity) -> Iterator[Finding]:
     for found in mismatches(ctx):
         if found.rule != rule:
             continue

@@ -47,10 +47,10 @@ from collections.abc import Iterator
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.checks import copy_fixes, hint_for
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding, finding_at
+from renderer.lint.finding import ERROR, Finding, Severity, finding_at
 
 ID = "binding-absent"
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

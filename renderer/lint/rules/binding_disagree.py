@@ -33,10 +33,10 @@ from collections.abc import Iterator
 
 from renderer.lint.checks import hint_for, workload_fixes
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding, finding_at
+from renderer.lint.finding import ERROR, Finding, Severity, finding_at
 
 ID = "binding-disagree"
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

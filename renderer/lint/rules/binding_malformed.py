@@ -30,12 +30,12 @@ from collections.abc import Iterator
 from renderer.keys import BINDINGS_MAP_KEY
 from renderer.lint.checks import MALFORMED, copy_fixes, hint_for
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding, finding_at
+from renderer.lint.finding import ERROR, Finding, Severity, finding_at
 from renderer.lint.rules._mismatch import check_mismatches
 from renderer.lint.sites import MAP_PATH
 
 ID = MALFORMED
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

@@ -26,11 +26,11 @@ from collections.abc import Iterator
 from renderer.keys import BINDINGS_MAP_KEY
 from renderer.lint.checks import copy_fixes, hint_for
 from renderer.lint.context import LintContext
-from renderer.lint.finding import DELETE, ERROR, Finding, FixAction, finding_at
+from renderer.lint.finding import DELETE, ERROR, Finding, FixAction, Severity, finding_at
 from renderer.lint.sites import MAP_PATH
 
 ID = "binding-misplaced"
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 _REMOVE_HINT = "remove the binding (`dynamo-render lint --fix` does)"
 
 

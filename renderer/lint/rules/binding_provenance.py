@@ -20,11 +20,11 @@ from collections.abc import Iterator
 
 from renderer.lint.checks import PROVENANCE
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding
+from renderer.lint.finding import ERROR, Finding, Severity
 from renderer.lint.rules._mismatch import check_mismatches
 
 ID = PROVENANCE
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 
 from renderer.lint.checks import STALE
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding
+from renderer.lint.finding import ERROR, Finding, Severity
 from renderer.lint.rules._mismatch import check_mismatches
 
 ID = STALE
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

@@ -28,10 +28,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, WARNING, Finding, finding_at
+from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
 
 ID = "checkpoint-invalid"
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 _LOCATED = re.compile(r"\A.*?:(\d+):(\d+): (.*)\Z", re.DOTALL)
 _HINT = "capture the snapshot again with `kubectl get dynamocheckpoint NAME -o yaml`"
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding, finding_at
+from renderer.lint.finding import ERROR, Finding, Severity, finding_at
 
 ID = "checkpoint-untrusted"
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
-from renderer.lint.finding import WARNING, Finding, finding_at
+from renderer.lint.finding import WARNING, Finding, Severity, finding_at
 
 ID = "checkpoint-unverifiable"
-SEVERITY = WARNING
+SEVERITY: Severity = WARNING
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

@@ -41,15 +41,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from renderer.constants import DCD_KIND, PCS_KIND, TARGET_DCD, TARGET_GROVE, Target
 from renderer.errors import InputError
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY, DGD_NAME_LABEL
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding, finding_at
-from renderer.lint.sites import DCD_KIND, PCS_KIND, mapping_at
+from renderer.lint.finding import ERROR, Finding, Severity, finding_at
+from renderer.lint.sites import mapping_at
 from renderer.source.model import SourceObject
 
 ID = "render-drift"
-SEVERITY = ERROR
+SEVERITY: Severity = ERROR
 HINT = "render the DGD again (`dynamo-render render DGD_FILE --checkpoint ...`) and commit it"
 _SHORT = {DCD_KIND: "DCD", PCS_KIND: "PCS"}
 
@@ -71,11 +72,11 @@ def _of_dgd(obj: SourceObject, dgd: SourceObject) -> bool:
     return obj.namespace == dgd.namespace and labels.get(DGD_NAME_LABEL) == dgd.name
 
 
-def _target(committed: list[SourceObject]) -> str | None:
+def _target(committed: list[SourceObject]) -> Target | None:
     kinds = {obj.kind for obj in committed}
     if PCS_KIND in kinds:
-        return "grove"
-    return "dcd" if DCD_KIND in kinds else None
+        return TARGET_GROVE
+    return TARGET_DCD if DCD_KIND in kinds else None
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

@@ -22,19 +22,18 @@ Fixed:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
+from renderer.constants import DCD_KIND, PCS_KIND
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding
+from renderer.lint.finding import ERROR, Finding, Severity
 from renderer.source.model import Path
 
 ID = "schema"
-SEVERITY = ERROR
-CHECKED_KINDS = frozenset({"DynamoComponentDeployment", "PodCliqueSet"})
-# LintContext.memo key holding `--crd` schemas ((apiVersion, kind) -> schema), when given.
-EXTRA_SCHEMAS_MEMO = "schema.extra"
+SEVERITY: Severity = ERROR
+CHECKED_KINDS = frozenset({DCD_KIND, PCS_KIND})
 HINT = "fix the value (or re-render the manifest with `dynamo-render render`)"
 
 
@@ -66,7 +65,7 @@ def _left_to_binding_malformed(ctx: LintContext, data: Any, path: Path) -> bool:
 def check(ctx: LintContext) -> Iterator[Finding]:
     from renderer.schema import validate
 
-    extra: Mapping[tuple[str, str], dict[str, Any]] | None = ctx.memo.get(EXTRA_SCHEMAS_MEMO)
+    extra = ctx.schemas
     for obj in ctx.objects:
         if obj.kind not in CHECKED_KINDS:
             continue

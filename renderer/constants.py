@@ -1,0 +1,35 @@
+"""Facts every layer shares, defined once: exit codes, kind names, render targets, limits.
+
+Standard library only (no parser, no click): the CLI imports it before any command runs.
+Closed vocabularies are `Literal` types, so mypy catches a misspelt value.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+# Exit codes of every command (the CLI epilog and docs/ci.md say the same).
+EXIT_OK: Final = 0
+EXIT_FINDINGS: Final = 1  # lint errors, files --fix changed, --check out of date, no match
+EXIT_ERROR: Final = 2  # usage or input error: one message, no output
+EXIT_INTERRUPTED: Final = 130  # Ctrl-C, as shells report SIGINT
+
+# Size cap of one input file, unless --max-bytes says otherwise.
+DEFAULT_MAX_BYTES: Final = 16 * 1024 * 1024
+
+# Kinds the tool reads or writes (exact strings, as the API server spells them).
+DGD_KIND: Final = "DynamoGraphDeployment"
+DCD_KIND: Final = "DynamoComponentDeployment"
+PCS_KIND: Final = "PodCliqueSet"
+CHECKPOINT_KIND: Final = "DynamoCheckpoint"
+
+# What `render` produces: one DCD per component, or one Grove PodCliqueSet.
+Target = Literal["dcd", "grove"]
+TARGET_DCD: Final = "dcd"
+TARGET_GROVE: Final = "grove"
+TARGETS: Final[tuple[Target, ...]] = (TARGET_DCD, TARGET_GROVE)
+
+# spec.gpuMemoryService.mode of a component, as the operator spells it after defaulting.
+GmsMode = Literal["intraPod", "interPod"]
+GMS_INTRA_POD: Final = "intraPod"
+GMS_INTER_POD: Final = "interPod"

@@ -1,0 +1,181 @@
+"""Lint as the command line runs it, as one library call: load, lint, fix, lint again.
+
+`run_lint(request)` does everything `dynamo-render lint` does except parse options and
+print: it reads the paths and snapshots, loads --trusted-key keys, --crd schemas and the
+--dgd DGD, lints, applies --fix and re-lints what is then on disk. It returns plain
+results (`LintOutcome`); bad input raises DynamoRenderError (exit 2) before any file is
+written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from renderer.constants import CHECKPOINT_KIND, DEFAULT_MAX_BYTES, DGD_KIND
+from renderer.errors import UsageError
+
+if TYPE_CHECKING:
+    from renderer.fix import FixReport
+    from renderer.lint.engine import LintOptions, LintResult
+    from renderer.lint.finding import Finding
+    from renderer.source.model import SourceObject
+
+
+@dataclass(frozen=True)
+class LintRequest:
+    """What to lint and how (paths as given; `-` is stdin)."""
+
+    paths: Sequence[str]
+    checkpoints: Sequence[str] = ()
+    dgd: str | None = None  # also compare with a fresh render of this DGD (render-drift)
+    fix: bool = False
+    strict: bool = False  # warnings count as errors
+    trusted_keys: Sequence[str] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
+    namespace: str | None = None  # --dgd without metadata.namespace: render it here
+    # --fix writes only inside these (resolved) folders or files; empty: the working directory
+    write_roots: Sequence[str] = ()
+    jobs: int | None = None  # worker processes for a large input; None: the CPUs available
+
+
+@dataclass(frozen=True)
+class LintOutcome:
+    """The findings left, the --fix report, and whether the run fails."""
+
+    result: LintResult  # after --fix: of the files as they are now, with the fix counts
+    fix: FixReport | None  # None: --fix not asked, or nothing was fixable
+    strict: bool = False
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.result.findings
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return self.result.summary()
+
+    @property
+    def failed(self) -> bool:
+        """Exit 1: errors (warnings too with --strict), or --fix changed a file."""
+        result = self.result
+        return bool(result.changed_files or result.errors or (self.strict and result.warnings))
+
+
+def load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
+    """The one DynamoGraphDeployment of `path`, placed in `namespace` when it has none."""
+    from renderer.model.namespace import with_namespace
+    from renderer.source import load_paths
+
+    objects = [o for o in load_paths([path], max_bytes=max_bytes) if o.kind == DGD_KIND]
+    if len(objects) != 1:
+        raise UsageError(
+            f"{path}: --dgd needs exactly one DynamoGraphDeployment, found {len(objects)}"
+        )
+    return with_namespace(objects[0], namespace)
+
+
+def run_lint(request: LintRequest) -> LintOutcome:
+    """Lint (and with `fix`, repair) as `dynamo-render lint` does."""
+    from renderer.lint.engine import LINT_KINDS, lint_objects
+    from renderer.source import load_paths
+
+    if request.fix and "-" in request.paths:
+        raise UsageError("--fix cannot rewrite stdin; pass file paths")
+    split = _split_run(request)
+    if split is not None:
+        return LintOutcome(split, None, request.strict)
+    skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
+    objects = load_paths(
+        request.paths,
+        max_bytes=request.max_bytes,
+        kinds=LINT_KINDS,
+        spans=request.fix,
+        allow_empty=True,
+        skipped=skipped,
+    )
+    checkpoints = (
+        load_paths(request.checkpoints, max_bytes=request.max_bytes, kinds={CHECKPOINT_KIND})
+        if request.checkpoints
+        else []
+    )
+    options = _options(request)
+    result = lint_objects(objects, checkpoints, options)
+    report = None
+    if request.fix and any(f.fixable for f in result.findings):
+        from renderer.fix import fix_findings
+        from renderer.writeroot import real, require_inside
+
+        roots = list(request.write_roots) or [real(str(Path.cwd()))]
+        for file in sorted({f.file for f in result.findings if f.fixable}):
+            require_inside(file, roots)  # before any file is rewritten: all or nothing
+        report = fix_findings(objects, result.findings, max_bytes=request.max_bytes)
+        if report.changed_files:
+            # lint again what is now on disk, so the report shows what is left
+            objects = load_paths(
+                request.paths,
+                max_bytes=request.max_bytes,
+                kinds=LINT_KINDS,
+                allow_empty=True,
+                skipped=[],
+            )
+            result = lint_objects(objects, checkpoints, options)
+        result = replace(
+            result,
+            fixed=report.fixed,
+            changed_files=report.changed_files,
+            unfixed=report.failures,
+        )
+    return LintOutcome(replace(result, skipped=skipped), report, request.strict)
+
+
+def _split_run(request: LintRequest) -> LintResult | None:
+    """The run split by file (`renderer.lint.split`: flat memory, `jobs` processes, the
+    same report), or None to run in one pass: for --fix, --dgd, stdin, a small input, or
+    any error (the one-pass run reports it, as it always has)."""
+    if request.fix or request.dgd or request.namespace is not None:
+        return None
+    if "-" in request.paths or "-" in request.checkpoints:
+        return None
+    from renderer.errors import DynamoRenderError
+    from renderer.lint.split import lint_paths
+    from renderer.parallel import resolve_jobs
+
+    try:
+        options = _options(request)
+    except DynamoRenderError:
+        return None
+    return lint_paths(
+        request.paths,
+        request.checkpoints,
+        options,
+        max_bytes=request.max_bytes,
+        jobs=resolve_jobs(request.jobs),
+    )
+
+
+def _options(request: LintRequest) -> LintOptions:
+    """The engine's options: trusted keys, the --dgd DGD and --crd schemas, all loaded."""
+    from renderer.lint.engine import LintOptions
+
+    keys = None
+    if request.trusted_keys:
+        from renderer.trust import load_trusted_keys
+
+        keys = load_trusted_keys(request.trusted_keys)
+    if request.namespace is not None and not request.dgd:
+        raise UsageError("-n/--namespace is the namespace of the --dgd DGD: give --dgd too")
+    dgd = load_dgd(request.dgd, request.max_bytes, request.namespace) if request.dgd else None
+    schemas = None
+    if request.crds:
+        from renderer.schema import load_crd_schemas
+
+        schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes)
+    if dgd is not None:
+        from renderer.schema.fields import check_fields
+
+        check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
+    return LintOptions(strict=request.strict, trusted_keys=keys, dgd=dgd, schemas=schemas)
