@@ -19,7 +19,8 @@ In one run, on corpora generated deterministically into a temporary directory:
       Deployments, Services and ConfigMaps, which the text pre-scan skips unparsed (so it
       measures skipping more than linting), beside the C-loader parse of the same files.
 
-    python bench/bench_lint.py [--runs N] [--cold-runs N] [--sizes 1000,10000] [--skip-big]
+    python bench/bench_lint.py [--runs N] [--cold-runs N] [--sizes 1000,10000]
+        [--memory-sizes 1000,10000,20000]
 
 Figures are printed, never asserted (tests do not time anything).
 """
