@@ -289,3 +289,24 @@ def test_workers_keep_the_node_and_document_caps(corpus: Path) -> None:
     for jobs in ("1", "2"):
         results.append(main(["--max-nodes", "40", "lint", "-j", jobs, "--format", "json", *paths]))
     assert results == [2, 2]
+
+
+def test_split_with_trusted_keys_reports_what_one_pass_reports(tmp_path: Path) -> None:
+    """--trusted-key: one signed snapshot file, one unsigned (checkpoint-untrusted)."""
+    from renderer.cli import main
+    from renderer.trust import generate_key_pair, load_trusted_keys
+
+    tree = _corpus(tmp_path)
+    signed = tmp_path / "signed.yaml"
+    shutil.copy(SNAPSHOT, signed)
+    private_pem, public_pem, _ = generate_key_pair()
+    (tmp_path / "k.key").write_bytes(private_pem)
+    (tmp_path / "k.pub").write_bytes(public_pem)
+    assert main(["snapshot", "sign", str(signed), "--key", str(tmp_path / "k.key")]) == 0
+    options = LintOptions(trusted_keys=load_trusted_keys([str(tmp_path / "k.pub")]))
+    reference = _one_pass([str(tree)], [str(signed)], options)
+    assert "checkpoint-untrusted" in {f.rule for f in reference.findings}  # type: ignore[attr-defined]
+    for jobs in (1, 2):
+        result = split.lint_paths([str(tree)], [str(signed)], options, max_bytes=1 << 24, jobs=jobs)
+        assert result is not None
+        assert _reports(result) == _reports(reference)
