@@ -5,7 +5,8 @@
 Prints the best-of-N time for: PyYAML `yaml.load(Loader=CSafeLoader)` (no positions,
 YAML 1.1 but not Kubernetes' rules), `load_bytes` (positions, go-yaml rules), and
 `load_bytes` with `kinds` filtering for the checkpoint-related kinds only.
-`--big` makes the documents larger (about 10 MB in total).
+`--big` makes the documents larger (about 10 MB in total) with a status block of real
+mappings and scalars in each (not comment lines).
 """
 
 from __future__ import annotations
@@ -74,7 +75,14 @@ spec:
             resources: {{limits: {{nvidia.com/gpu: 1}}}}
 {extra}"""
 
-_EXTRA_LINE = "        # padding comment to make the document bigger {k}\n"
+# `--big`: a top-level status block of real mappings and scalars (not comment lines, which
+# the scanner skips almost for free): 56 conditions of six fields each.
+_EXTRA_HEAD = "status:\n  observedGeneration: 3\n  conditions:\n"
+_EXTRA_ITEM = (
+    '  - type: Ready{k}\n    status: "True"\n    reason: MinimumReplicasAvailable\n'
+    "    message: replica set web-{k} has successfully progressed\n"
+    '    lastTransitionTime: "2025-06-01T12:00:{s:02d}Z"\n    observed: {k}\n'
+)
 
 
 def corpus(docs: int, big: bool) -> bytes:
@@ -84,7 +92,8 @@ def corpus(docs: int, big: bool) -> bytes:
         template = templates[n % len(templates)]
         extra = ""
         if big and "{extra}" in template:
-            extra = "".join(_EXTRA_LINE.format(k=k) for k in range(280))
+            items = "".join(_EXTRA_ITEM.format(k=k, s=k % 60) for k in range(56))
+            extra = _EXTRA_HEAD + items
         parts.append(
             template.format(n=n, ns=n % 7, replicas=n % 5 + 1, digest=f"{n:064x}", extra=extra)
         )

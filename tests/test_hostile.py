@@ -148,24 +148,6 @@ TRAVERSAL_DGDS = [
     "namespace-traversal.yaml",
 ]
 
-ISSUE_OF = {"binding": 2, "render": 3, "lint": 4}
-
-
-def _have_command(name: str) -> bool:
-    return importlib.util.find_spec(f"renderer.commands.{name}") is not None
-
-
-def _have_binding_engine() -> bool:
-    return importlib.util.find_spec("renderer.binding") is not None
-
-
-def _require(command: str) -> None:
-    if not _have_command(command):
-        pytest.skip(
-            f"`dynamo-render {command}` does not exist yet (renderer/commands/{command}.py,"
-            f" issue {ISSUE_OF[command]})"
-        )
-
 
 def _limits() -> None:  # runs in the child, before exec
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
@@ -255,7 +237,6 @@ def test_table_covers_the_corpus() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_binding_command(name: str, tmp_path: Path) -> None:
-    _require("binding")
     case = CASES[name]
     path = _materialise(name, tmp_path)
     run = run_cli("binding", str(path))
@@ -267,7 +248,7 @@ def test_binding_command(name: str, tmp_path: Path) -> None:
     assert run.stdout == ""  # no partial output
 
 
-# Lint skips documents of other kinds without parsing them (issue 4: a GitOps repository
+# Lint skips documents of other kinds without parsing them (a GitOps repository
 # is mostly other kinds). These cases hold nothing but a ConfigMap, so lint never reads the
 # payload and must pass cleanly; the same payloads inside a DCD must be refused instead
 # (test_lint_refuses_hostile_payloads_inside_a_dcd).
@@ -304,7 +285,6 @@ def test_lint_unrelated_cases_hold_only_a_configmap(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lint_command(name: str, tmp_path: Path) -> None:
-    _require("lint")
     case = CASES[name]
     path = _materialise(name, tmp_path)
     run = run_cli("lint", str(path))
@@ -331,7 +311,6 @@ def test_lint_command(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(LINT_UNRELATED_ONLY))
 def test_lint_refuses_hostile_payloads_inside_a_dcd(name: str, tmp_path: Path) -> None:
     """The same payload as a DynamoComponentDeployment is parsed, so it must be refused."""
-    _require("lint")
     case = CASES[name]
     text = _text_of(name)
     path = tmp_path / name
@@ -345,7 +324,6 @@ def test_lint_refuses_hostile_payloads_inside_a_dcd(name: str, tmp_path: Path) -
 @pytest.mark.parametrize("name", sorted(LINT_UNRELATED_ONLY))
 def test_lint_skips_a_hostile_configmap_beside_a_dcd(name: str, tmp_path: Path) -> None:
     """Skipping is per document: a ConfigMap beside a DCD stays unparsed; the DCD is linted."""
-    _require("lint")
     path = tmp_path / name
     path.write_text(_dcd_with_binding("v1/not-a-binding") + "---\n" + _text_of(name))
     run = run_cli("lint", str(path))
@@ -358,8 +336,6 @@ def test_lint_skips_a_hostile_configmap_beside_a_dcd(name: str, tmp_path: Path) 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_snapshot_sign_command(name: str, tmp_path: Path, signing_key: Path) -> None:
     case = CASES[name]
-    if case.stage != LOAD and not _have_binding_engine():
-        pytest.skip("needs the binding engine (renderer/binding, issue 2)")
     path = _materialise(name, tmp_path)
     run = run_cli("snapshot", "sign", str(path), "--key", str(signing_key))
     if case.stage == OK:
@@ -380,8 +356,6 @@ def _accepts_max_bytes(command: str) -> bool:
 
 @pytest.mark.parametrize("command", ["snapshot", "binding", "lint"])
 def test_file_over_the_size_cap(command: str, tmp_path: Path, signing_key: Path) -> None:
-    if command != "snapshot":
-        _require(command)
     if not _accepts_max_bytes(command):
         pytest.skip(f"`dynamo-render {command}` has no --max-bytes option")
     path = tmp_path / "big.yaml"
@@ -400,7 +374,6 @@ def _tree(root: Path) -> set[str]:
 
 @pytest.mark.parametrize("name", TRAVERSAL_DGDS)
 def test_render_never_writes_outside_output_dir(name: str, tmp_path: Path) -> None:
-    _require("render")
     work = tmp_path / "a" / "b"
     work.mkdir(parents=True)
     dgd = work / name
@@ -482,8 +455,6 @@ _VALUE_IDS = [why for _, _, why in BINDING_VALUES]
     ids=[why for _, reject, why in BINDING_VALUES if reject],
 )
 def test_parse_binding_rejects_malformed_values(value: str) -> None:
-    if not _have_binding_engine():
-        pytest.skip("needs renderer.binding.parse_binding (issue 2)")
     binding = importlib.import_module("renderer.binding")
     if not hasattr(binding, "parse_binding"):
         pytest.skip("renderer.binding has no parse_binding")
@@ -497,7 +468,6 @@ def test_parse_binding_rejects_malformed_values(value: str) -> None:
 def test_binding_verify_never_accepts_a_wrong_value(
     value: str, must_reject: bool, why: str, tmp_path: Path
 ) -> None:
-    _require("binding")
     snap = tmp_path / "snap.yaml"
     snap.write_text(MINIMAL)
     run = run_cli("binding", str(snap), "--verify", value)
@@ -506,7 +476,6 @@ def test_binding_verify_never_accepts_a_wrong_value(
 
 
 def test_binding_verify_accepts_the_reference_value(tmp_path: Path) -> None:
-    _require("binding")
     snap = tmp_path / "snap.yaml"
     snap.write_text(MINIMAL)
     run = run_cli("binding", str(snap), "--verify", GOOD)
@@ -546,7 +515,6 @@ MISMATCH_RULES = ("binding-malformed", "binding-replaced", "binding-stale", "bin
 def test_lint_never_calls_a_wrong_value_fine(
     value: str, must_reject: bool, why: str, tmp_path: Path
 ) -> None:
-    _require("lint")
     manifest = tmp_path / "dcd.yaml"
     manifest.write_text(_dcd_with_binding(value))
     snap = tmp_path / "snap.yaml"

@@ -17,6 +17,7 @@ first `bind`, with the Go type table, which is read and compiled then). See docs
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from renderer.binding.checkpoint import (
     Checkpoint,
@@ -79,17 +80,28 @@ def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
     return cp, canonical, warnings
 
 
+def _sha256() -> Any:
+    """SHA-256: the interpreter's built-in one where it has it, which needs no OpenSSL
+    (hashlib loads OpenSSL: 2 to 3 ms of a hook's start-up); hashlib's elsewhere. The
+    digest is the same function; imported on first use, a lint with no snapshots needs
+    neither."""
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11
+    except ImportError:
+        from hashlib import sha256
+    return sha256
+
+
 def bind(obj: SourceObject) -> BoundCheckpoint:
     """Compute the binding of one DynamoCheckpoint exactly as the operator does."""
-    import hashlib  # loading OpenSSL costs 2 ms of start-up; a lint with no snapshots needs none
-
+    sha256 = _sha256()
     try:
         cp, canonical, warnings = _bind(obj)
     except BindingError:
         raise
     except InputError as exc:  # a field of the wrong type: no binding can come from it
         raise BindingError(exc.message, exc.file, exc.line, exc.column) from None
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    digest = sha256(canonical.encode("utf-8")).hexdigest()
     # A snapshot without a phase (hand-written, or saved before the first status update)
     # is not warned about; `Checkpoint.ready` is still False for it.
     if cp.phase and not cp.ready:

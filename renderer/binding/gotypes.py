@@ -249,6 +249,18 @@ class StructCodec(Codec):
         self.fields: tuple[Field, ...] = ()
         self.by_name: dict[str, Field] = {}
         self._zero_text: str | None = None
+        # per field, what an absent field writes (None: nothing); built on first encode,
+        # after `fields` is set (types refer to each other, so they are filled in later)
+        self._absent: tuple[str | None, ...] | None = None
+
+    def _absent_texts(self) -> tuple[str | None, ...]:
+        texts: list[str | None] = []
+        for spec in self.fields:
+            codec = spec.codec
+            skipped = (spec.omitempty and codec.zero_empty) or spec.omitzero
+            texts.append(None if skipped else spec.prefix + codec.zero_json())
+        self._absent = tuple(texts)
+        return self._absent
 
     def zero_json(self) -> str:
         if self._zero_text is None:
@@ -269,15 +281,16 @@ class StructCodec(Codec):
         return out
 
     def encode(self, value: Any) -> str:
+        absent = self._absent if self._absent is not None else self._absent_texts()
         parts: list[str] = []
-        for spec in self.fields:
-            item = value.get(spec.json, _MISSING)
-            codec = spec.codec
+        get = value.get
+        for spec, missing in zip(self.fields, absent, strict=True):
+            item = get(spec.json, _MISSING)
             if item is _MISSING:
-                if (spec.omitempty and codec.zero_empty) or spec.omitzero:
-                    continue
-                parts.append(spec.prefix + codec.zero_json())
+                if missing is not None:
+                    parts.append(missing)
                 continue
+            codec = spec.codec
             if spec.omitempty and codec.empty(item):
                 continue
             text = codec.encode(item)

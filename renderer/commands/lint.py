@@ -147,6 +147,14 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     metavar="RULE",
     help="Do not run this rule (repeatable; see --list-rules), as kube-linter's exclude.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for a large input (same report as one) [default: the CPUs"
+    " available]. A small input is linted in this process.",
+)
 @click.option("--list-rules", is_flag=True, help="List the rules and exit.")
 @click.option("--explain", metavar="RULE", help="Print a rule's documentation and exit.")
 @click.pass_context
@@ -163,6 +171,7 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     max_bytes: int,
     crds: tuple[str, ...],
     disabled: tuple[str, ...],
+    jobs: int | None,
     list_rules: bool,
     explain: str | None,
 ) -> None:
@@ -193,9 +202,12 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
     from click.core import ParameterSource
 
-    from renderer.model.namespace import check_namespace
     from renderer.writeroot import roots_for
 
+    if namespace is not None:  # (the DGD model is not imported for a lint without --dgd)
+        from renderer.model.namespace import check_namespace
+
+        namespace = check_namespace(namespace)
     named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
     args = LintArgs(
         write_roots=roots_for(ctx, paths if named else ()) if fix else (),
@@ -208,9 +220,10 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         trusted_keys=trusted_keys,
         max_bytes=max_bytes,
         crds=crds,
-        namespace=None if namespace is None else check_namespace(namespace),
+        namespace=namespace,
         operator=_operator_settings(ctx),
         disabled_rules=_known_rules(disabled),
+        jobs=jobs,
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))
 

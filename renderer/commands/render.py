@@ -62,6 +62,7 @@ class ConfiguredArgs:
     max_bytes: int = DEFAULT_MAX_BYTES
     crds: tuple[str, ...] = ()
     operator: OperatorConfig | None = None  # the config's `operator:` section
+    workers: int | None = None  # -j: processes for the entries (None: the CPUs available)
 
 
 @dataclass
@@ -353,7 +354,9 @@ def execute_configured(
         )
         for job in jobs
     ]
-    outcomes = [plan(args) for args in runs]
+    from renderer.commands.render_config import plan_all
+
+    outcomes = plan_all(plan, runs, shared.workers)
     for args, outcome in zip(runs, outcomes, strict=True):
         apply(outcome, args.output_dir, out, err)
     if shared.check and any(outcome.exit_code for outcome in outcomes):
@@ -442,6 +445,15 @@ input error (nothing is printed or written).
     " operator's) instead of the bundled schemas (repeatable)."
 )
 @max_bytes_option()
+@click.option(
+    "-j",
+    "--jobs",
+    "workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Without DGD_FILE: render the entries on this many processes (same output as"
+    " one) [default: the CPUs available; a few entries render in this process].",
+)
 @click.pass_context
 def command(  # noqa: PLR0917  (click passes one argument per option)
     ctx: click.Context,
@@ -454,6 +466,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
+    workers: int | None,
 ) -> None:
     """Render DGD_FILE (and the snapshots its checkpointed components restore from) into
     the manifests the Dynamo operator would create, with the checkpoint binding stamped
@@ -496,6 +509,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             trusted_keys,
             max_bytes,
             crds,
+            workers=workers,
             operator=config.operator if config is not None else None,
         )
         jobs = configured_jobs(ctx, given)

@@ -8,6 +8,7 @@ nothing and exits 1 listing the files that differ from a fresh render (the pre-c
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,41 @@ import click
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
+    from renderer.commands.render import Outcome, RenderArgs
     from renderer.config import RenderJob
 
 UPDATE_HINT = "run `dynamo-render render` to update them, then commit the result"
+# Fewer entries are rendered in this process: one takes a few milliseconds, about what
+# starting the workers costs.
+PARALLEL_MIN_ENTRIES = 4
+
+
+def _or_none(plan: Callable[[RenderArgs], Outcome], args: RenderArgs) -> Outcome | None:
+    from renderer.errors import DynamoRenderError
+
+    try:
+        return plan(args)
+    except DynamoRenderError:
+        return None
+
+
+def plan_all(
+    plan: Callable[[RenderArgs], Outcome], entries: Sequence[RenderArgs], workers: int | None
+) -> list[Outcome]:
+    """`plan` (render's own) of every entry, in order, on up to `workers` processes (None:
+    the CPUs available). Planning writes nothing, so the entries are independent; when one
+    fails, they are planned again in this process, which raises the first entry's error as
+    a serial run does."""
+    from functools import partial
+
+    from renderer.parallel import ordered_map, resolve_jobs
+
+    jobs = resolve_jobs(workers)
+    if jobs > 1 and len(entries) >= PARALLEL_MIN_ENTRIES:
+        found = list(ordered_map(partial(_or_none, plan), entries, jobs=jobs))
+        if all(outcome is not None for outcome in found):
+            return [outcome for outcome in found if outcome is not None]
+    return [plan(args) for args in entries]
 
 
 def configured_jobs(ctx: click.Context, per_dgd_options: list[str]) -> list[RenderJob]:

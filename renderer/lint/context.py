@@ -77,7 +77,10 @@ class LintContext:
     mismatches: list[Mismatch] | None = None
     # render-drift renders with this OperatorConfig (None: the pinned defaults)
     operator: Any = None
-    _by_name: dict[tuple[str, str], Snapshot] = field(default_factory=dict)
+    # The snapshots by (namespace, name), with conflicts marked: `index_snapshots` of
+    # `snapshots` when not given. A run split by file builds it once for all its parts.
+    by_name: dict[tuple[str, str], Snapshot] | None = None
+    _by_name: dict[tuple[str, str], Snapshot] = field(default_factory=dict, init=False)
     _parsed: dict[str, Binding | str] = field(default_factory=dict)
     _resolved: dict[int, Resolution] = field(default_factory=dict)
 
@@ -91,14 +94,9 @@ class LintContext:
             pcs_sites(o, enabled if _of_dgd(o, self.dgd, graph_label=False) else frozenset())
             for o in iter_pcss(self.objects)
         ]
-        for snap in self.snapshots:
-            key = (snap.obj.namespace, snap.obj.name)
-            first = self._by_name.get(key)
-            if first is None:
-                self._by_name[key] = snap
-            elif _value(first) != _value(snap):
-                first.conflict = snap.obj
-                snap.conflict = first.obj
+        if self.by_name is None:
+            self.by_name = index_snapshots(self.snapshots)
+        self._by_name = self.by_name
 
     def workloads(self) -> Iterator[Workload]:
         yield from self.dcds
@@ -263,6 +261,21 @@ def _of_dgd(obj: SourceObject, dgd: SourceObject | None, *, graph_label: bool) -
 
 def _value(snap: Snapshot) -> str | None:
     return snap.bound.value if snap.bound is not None else None
+
+
+def index_snapshots(snapshots: Sequence[Snapshot]) -> dict[tuple[str, str], Snapshot]:
+    """The first capture of each (namespace, name); a later capture of the same name that
+    binds differently marks both as conflicting (the workloads naming it are unverifiable)."""
+    by_name: dict[tuple[str, str], Snapshot] = {}
+    for snap in snapshots:
+        key = (snap.obj.namespace, snap.obj.name)
+        first = by_name.get(key)
+        if first is None:
+            by_name[key] = snap
+        elif _value(first) != _value(snap):
+            first.conflict = snap.obj
+            snap.conflict = first.obj
+    return by_name
 
 
 def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:

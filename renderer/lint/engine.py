@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
-from renderer.lint.context import LintContext, build_snapshots
+from renderer.lint.context import LintContext, Snapshot, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
 from renderer.source.model import SourceObject
 
@@ -66,17 +66,15 @@ def _files(objects: Sequence[SourceObject]) -> list[str]:
     return list(dict.fromkeys(obj.file for obj in objects))
 
 
-def build_context(
-    objects: Sequence[SourceObject],
-    checkpoints: Sequence[SourceObject] = (),
-    options: LintOptions | None = None,
-) -> LintContext:
-    options = options or LintOptions()
-    linted = [obj for obj in objects if obj.kind in LINT_KINDS]
-    # Snapshots: --checkpoint files first (they are what the user pointed at), then the
-    # DynamoCheckpoint objects found among the linted paths.
+def prepare_snapshots(
+    checkpoints: Sequence[SourceObject], linted: Sequence[SourceObject], options: LintOptions
+) -> list[Snapshot]:
+    """Every snapshot bound once, with its trust verdict when keys are given.
+
+    --checkpoint files first (they are what the user pointed at), then the
+    DynamoCheckpoint objects found among the linted paths (`linted` may hold other kinds).
+    """
     snapshots = build_snapshots([*checkpoints, *linted])
-    trust_checked = options.trusted_keys is not None
     if options.trusted_keys is not None:
         from renderer.trust import check_trust_by_file
 
@@ -84,28 +82,53 @@ def build_context(
         reasons = check_trust_by_file([s.obj for s in snapshots], options.trusted_keys)
         for snap in snapshots:
             snap.untrusted = reasons.get(snap.obj.file)
+    return snapshots
+
+
+def build_context(
+    objects: Sequence[SourceObject],
+    checkpoints: Sequence[SourceObject] = (),
+    options: LintOptions | None = None,
+) -> LintContext:
+    options = options or LintOptions()
+    linted = [obj for obj in objects if obj.kind in LINT_KINDS]
     return LintContext(
         objects=linted,
-        snapshots=snapshots,
+        snapshots=prepare_snapshots(checkpoints, linted, options),
         strict=options.strict,
-        trust_checked=trust_checked,
+        trust_checked=options.trusted_keys is not None,
         dgd=options.dgd,
         schemas=options.schemas or None,
         operator=options.operator,
     )
 
 
-def run_rules(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:
+def rule_findings(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:
+    """What the rules report, rule by rule, before `order_findings`."""
     from renderer.lint.rules import RULE_MODULES, get_rule
 
     findings: list[Finding] = []
     for rule_id in rule_ids if rule_ids is not None else list(RULE_MODULES):
         findings.extend(get_rule(rule_id).check(ctx))
-    if ctx.strict:
+    return findings
+
+
+def order_findings(findings: Sequence[Finding], strict: bool) -> list[Finding]:
+    """The report: `--strict` applied, each problem once, ordered by `sort_key`.
+
+    Findings with one `sort_key` share a file and a rule, so the result depends only on
+    the order of the findings within each (file, rule): a run split by file, whose parts
+    keep that order, reports the same bytes as one run over every object.
+    """
+    if strict:
         findings = [f.with_severity(ERROR) if f.severity == WARNING else f for f in findings]
     # One problem found twice (e.g. the same misplaced map) is reported once.
     unique = {(f.sort_key, f.severity): f for f in findings}
     return sorted(unique.values(), key=lambda f: f.sort_key)
+
+
+def run_rules(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:
+    return order_findings(rule_findings(ctx, rule_ids), ctx.strict)
 
 
 def lint_objects(

@@ -41,6 +41,7 @@ class LintRequest:
     write_roots: Sequence[str] = ()
     operator: Any = None  # OperatorConfig of the config's `operator:` section, for --dgd
     disabled_rules: Sequence[str] = ()  # --disable: rules not run
+    jobs: int | None = None  # worker processes for a large input; None: the CPUs available
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,9 @@ def run_lint(request: LintRequest) -> LintOutcome:
 
     if request.fix and "-" in request.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
+    split = _split_run(request)
+    if split is not None:
+        return LintOutcome(split, None, request.strict)
     skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
     objects = load_paths(
         request.paths,
@@ -128,6 +132,31 @@ def run_lint(request: LintRequest) -> LintOutcome:
             unfixed=report.failures,
         )
     return LintOutcome(replace(result, skipped=skipped), report, request.strict)
+
+
+def _split_run(request: LintRequest) -> LintResult | None:
+    """The run split by file (`renderer.lint.split`: flat memory, `jobs` processes, the
+    same report), or None to run in one pass: for --fix, --dgd, stdin, a small input, or
+    any error (the one-pass run reports it, as it always has)."""
+    if request.fix or request.dgd or request.namespace is not None:
+        return None
+    if "-" in request.paths or "-" in request.checkpoints:
+        return None
+    from renderer.errors import DynamoRenderError
+    from renderer.lint.split import lint_paths
+    from renderer.parallel import resolve_jobs
+
+    try:
+        options = _options(request)
+    except DynamoRenderError:
+        return None
+    return lint_paths(
+        request.paths,
+        request.checkpoints,
+        options,
+        max_bytes=request.max_bytes,
+        jobs=resolve_jobs(request.jobs),
+    )
 
 
 def _options(request: LintRequest) -> LintOptions:

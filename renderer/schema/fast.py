@@ -83,8 +83,13 @@ def _number(instance: Any) -> bool:
 class _Evaluator:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
+        self._resolved: dict[str, Any] = {}  # `$ref` -> its schema, looked up once
 
     def resolve(self, ref: Any) -> Any:
+        if type(ref) is str:
+            found = self._resolved.get(ref, _MISSING)
+            if found is not _MISSING:
+                return found
         if not isinstance(ref, str) or not ref.startswith("#/") or "~" in ref or "%" in ref:
             raise _Unsupported(f"$ref {ref!r}")
         node: Any = self.root
@@ -92,6 +97,7 @@ class _Evaluator:
             if not isinstance(node, dict) or step not in node:
                 raise _Unsupported(f"$ref {ref!r}")
             node = node[step]
+        self._resolved[ref] = node
         return node
 
     def valid(self, instance: Any, schema: Any) -> bool:
@@ -113,6 +119,8 @@ class _Evaluator:
 
 
 def _type(ev: _Evaluator, value: Any, instance: Any, schema: dict[str, Any]) -> bool:
+    if type(value) is str:  # the common case: one type name
+        return _is_type(instance, value)
     names = value if isinstance(value, list) else [value]
     return any(_is_type(instance, name) for name in names)
 
@@ -223,6 +231,8 @@ def _not(ev: _Evaluator, value: Any, instance: Any, schema: dict[str, Any]) -> b
 
 
 _Check = Callable[[_Evaluator, Any, Any, dict[str, Any]], bool]
+_MISSING = object()
+_EVALUATORS: dict[int, tuple[dict[str, Any], _Evaluator]] = {}
 _KEYWORDS: dict[str, _Check] = {
     "type": _type,
     "properties": _properties,
@@ -254,7 +264,15 @@ def is_valid(instance: Any, schema: dict[str, Any]) -> bool | None:
     """
     if "$id" in schema:
         return None  # a base URI changes how `$ref` resolves
+    # one evaluator per schema, so its `$ref` look-ups are kept across objects (the schema
+    # is held beside it, so its id cannot be reused while the entry exists)
+    held = _EVALUATORS.get(id(schema))
+    if held is None or held[0] is not schema:
+        if len(_EVALUATORS) > 64:
+            _EVALUATORS.clear()
+        held = (schema, _Evaluator(schema))
+        _EVALUATORS[id(schema)] = held
     try:
-        return _Evaluator(schema).valid(instance, schema)
+        return held[1].valid(instance, schema)
     except (_Unsupported, TypeError, AttributeError, re.error, RecursionError):
         return None
