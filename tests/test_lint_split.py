@@ -82,7 +82,9 @@ def _corpus(root: Path) -> Path:
         (tree / "rendered" / f"{namespace}.yaml").write_text(text)
     # a schema violation, and a kind: List holding a DCD
     dcd = texts[0].split("\n---\n")[1]
-    (tree / "schema.yaml").write_text(dcd.replace("replicas: 1", "replicas: one", 1))
+    (tree / "schema.yaml").write_text(
+        re.sub(r"(?m)^  replicas: \d+$", "  replicas: one", dcd, count=1)
+    )
     listed = "apiVersion: v1\nkind: List\nitems:\n" + "".join(
         ("  - " if i == 0 else "    ") + line + "\n"
         for i, line in enumerate(line for line in dcd.splitlines() if not line.startswith("#"))
