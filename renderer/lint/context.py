@@ -142,7 +142,9 @@ class LintContext:
         return found.pop() if len(found) == 1 else None
 
     def _resolve(self, workload: Workload) -> Resolution:
-        name = workload.checkpoint_name or workload.checkpoint_ref or self._named_by_uid(workload)
+        # A DCD's checkpointRef first: the operator's DCD controller resolves that name and
+        # rewrites (or drops) the pods' checkpoint-name annotation, which a DGD may carry.
+        name = workload.checkpoint_ref or workload.checkpoint_name or self._named_by_uid(workload)
         if not name:
             return Resolution(
                 name,
