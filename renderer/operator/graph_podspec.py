@@ -364,40 +364,11 @@ def _raise_go_error(func: Callable[..., None], *args: Any) -> None:
         raise PodSpecError(str(exc)) from None
 
 
-def _go_quote_list(names: list[str]) -> str:
-    """fmt's %q of a []string: ["a" "b"]."""
-    import json
-
-    return "[" + " ".join(json.dumps(n, ensure_ascii=False) for n in names) + "]"
-
-
-def gms_extra_client_containers_error(gms_spec: JSON, containers: list[JSON]) -> str | None:
-    """gmsExtraClientContainersError: the operator's message, or None when all resolve."""
-    names = {c.get("name", "") for c in containers}
-    seen: set[str] = set()
-    missing: list[str] = []
-    duplicate: list[str] = []
-    for name in gms_spec.get("extraClientContainers") or []:
-        if name in seen:
-            duplicate.append(name)
-            continue
-        seen.add(name)
-        if name not in names:
-            missing.append(name)
-    if not missing and not duplicate:
-        return None
-    problems = []
-    if duplicate:
-        problems.append(f"contains duplicate names {_go_quote_list(sorted(duplicate))}")
-    if missing:
-        problems.append(f"references missing pod containers {_go_quote_list(sorted(missing))}")
-    return "gpuMemoryService.extraClientContainers " + "; ".join(problems)
-
-
 def _apply_intra_pod_gms(
     pod_spec: JSON, gms_spec: JSON, parent_graph_deployment_name: str, service_name: str
 ) -> None:
     from renderer.operator import dra, gms
+    from renderer.operator.graph_dcd import gms_extra_client_containers_error
 
     problem = gms_extra_client_containers_error(gms_spec, pod_spec["containers"])
     if problem is not None:
