@@ -85,6 +85,13 @@ class ComponentDefaults(Protocol):
         ...
 
 
+def system_probe(path: str, **timing: int) -> JSON:
+    """An HTTP probe on the system port (the worker and planner probes)."""
+    probe: JSON = {"httpGet": {"path": path, "port": consts.DYNAMO_SYSTEM_PORT_NAME}}
+    probe.update(timing)
+    return probe
+
+
 def _field_ref_env(name: str, field_path: str) -> JSON:
     return {"name": name, "valueFrom": {"fieldRef": {"fieldPath": field_path}}}
 

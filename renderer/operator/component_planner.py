@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from renderer.operator import consts
-from renderer.operator.component_common import JSON, BaseComponentDefaults, ComponentContext
-
-
-def _system_probe(path: str, **timing: int) -> JSON:
-    probe: JSON = {"httpGet": {"path": path, "port": consts.DYNAMO_SYSTEM_PORT_NAME}}
-    probe.update(timing)
-    return probe
+from renderer.operator.component_common import (
+    JSON,
+    BaseComponentDefaults,
+    ComponentContext,
+    system_probe,
+)
 
 
 class PlannerDefaults(BaseComponentDefaults):
@@ -30,14 +29,14 @@ class PlannerDefaults(BaseComponentDefaults):
                 "containerPort": consts.DYNAMO_SYSTEM_PORT,
             },
         ]
-        container["livenessProbe"] = _system_probe(
+        container["livenessProbe"] = system_probe(
             "/live", periodSeconds=5, timeoutSeconds=4, failureThreshold=1
         )
-        container["readinessProbe"] = _system_probe(
+        container["readinessProbe"] = system_probe(
             "/health", periodSeconds=10, timeoutSeconds=4, failureThreshold=3
         )
         # The planner waits for workers before it initialises: a two-hour startup budget.
-        container["startupProbe"] = _system_probe(
+        container["startupProbe"] = system_probe(
             "/live", periodSeconds=10, timeoutSeconds=5, failureThreshold=720
         )
         container["env"] = [

@@ -6,16 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from renderer.operator import consts
-from renderer.operator.component_common import JSON, BaseComponentDefaults, ComponentContext
+from renderer.operator.component_common import (
+    JSON,
+    BaseComponentDefaults,
+    ComponentContext,
+    system_probe,
+)
 
 TOPOLOGY_VOLUME_NAME = "topology-labels"
 TOPOLOGY_MOUNT_PATH = "/etc/dynamo/topology"
-
-
-def _system_probe(path: str, **timing: int) -> JSON:
-    probe: JSON = {"httpGet": {"path": path, "port": consts.DYNAMO_SYSTEM_PORT_NAME}}
-    probe.update(timing)
-    return probe
 
 
 class WorkerDefaults(BaseComponentDefaults):
@@ -36,13 +35,13 @@ class WorkerDefaults(BaseComponentDefaults):
                 "containerPort": consts.DYNAMO_NIXL_PORT,
             },
         ]
-        container["livenessProbe"] = _system_probe(
+        container["livenessProbe"] = system_probe(
             "/live", periodSeconds=5, timeoutSeconds=4, failureThreshold=1
         )
-        container["readinessProbe"] = _system_probe(
+        container["readinessProbe"] = system_probe(
             "/health", periodSeconds=10, timeoutSeconds=4, failureThreshold=3
         )
-        container["startupProbe"] = _system_probe(
+        container["startupProbe"] = system_probe(
             "/live", periodSeconds=10, timeoutSeconds=5, failureThreshold=720
         )
         env = [
