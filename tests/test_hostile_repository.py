@@ -268,21 +268,25 @@ def test_output_folder_entries_must_be_regular_files(repo: Path, entry: str, che
     assert sorted(p.name for p in out.iterdir()) == [FRONTEND]  # nothing written
 
 
+# `render dgd.yaml` of the repo fixture into out/, as DCDs
+RENDER_DCD_TO_OUT = (
+    "--no-config",
+    "render",
+    "dgd.yaml",
+    "--checkpoint",
+    "snapshots",
+    "--target",
+    "dcd",
+    "-o",
+    "out",
+)
+
+
 # --- the output folder: owned files, and one write path for -o and the config ------------
 
 
 def test_render_removes_the_files_it_wrote_that_no_longer_render(repo: Path) -> None:
-    args = [
-        "--no-config",
-        "render",
-        "dgd.yaml",
-        "--checkpoint",
-        "snapshots",
-        "--target",
-        "dcd",
-        "-o",
-        "out",
-    ]
+    args = list(RENDER_DCD_TO_OUT)
     assert invoke(*args).exit_code == 0
     owned = (repo / "out" / FRONTEND).read_bytes()
     stale = repo / "out" / "dynamocomponentdeployment-llama-disagg-oldworker.yaml"
@@ -345,15 +349,7 @@ def test_leftover_temp_files_are_removed_on_the_next_run(repo: Path) -> None:
     link = out / f".y.yaml.dynamo-render-{pid}-0123abcd.tmp"
     link.symlink_to(repo / "dgd.yaml")
     result = invoke(
-        "--no-config",
-        "render",
-        "dgd.yaml",
-        "--checkpoint",
-        "snapshots",
-        "--target",
-        "dcd",
-        "-o",
-        "out",
+        *RENDER_DCD_TO_OUT,
     )
     assert result.exit_code == 0, result.output
     assert not leftover.exists()
