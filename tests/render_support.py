@@ -10,12 +10,10 @@ import json
 from functools import cache
 from pathlib import Path
 
+from paths import REPO, VECTORS
+
 from renderer.source import SourceObject, load_bytes, load_paths
 
-HERE = Path(__file__).parent
-VECTORS = HERE / "vectors"
-HOSTILE = HERE / "hostile"
-REPO = HERE.parent
 EXAMPLES = REPO / "examples"
 
 # All reference vectors 02..55 are checkpoint-9f1e2d3c4b5a6978 of llama-disagg/VllmDecodeWorker

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paths import VECTORS
+
 from renderer.source import SourceObject, load_bytes
 
-VECTORS = Path(__file__).parent / "vectors"
 BASELINE = VECTORS / "02-worker-baseline.input.yaml"
 MINIMAL = VECTORS / "01-minimal.input.yaml"
 

@@ -1,4 +1,4 @@
-"""The binding annotations, placed on top of the operator's objects (docs/domain.md section 4).
+"""The binding annotations, placed on top of the operator's objects.
 
 The pinned operator predates the binding, so this is the one thing render adds to what it
 creates:

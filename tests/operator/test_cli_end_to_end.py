@@ -158,7 +158,7 @@ def test_cli_render_equals_oracle(
 
 def _check_binding_values(case: OracleCase, objects: list[JSON]) -> None:
     """Every copy is the binding of the snapshot (the binding engine is checked against the
-    Go-computed vectors in tests/test_binding_vectors.py)."""
+    Go-computed vectors in tests/binding/test_binding_vectors.py)."""
     from renderer.binding import bind
 
     args = case.oracle_args

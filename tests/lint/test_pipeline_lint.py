@@ -1,0 +1,84 @@
+"""`run_lint`, the library entry point of `dynamo-render lint`: plain results, no printing.
+
+The fixtures are the hand-made broken manifests of tests/fixtures/lint (one wrong binding
+each, against the reference vector 02's checkpoint) and their clean twins.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from lint_support import OUTDATED_RULE
+from paths import FIXTURES, VECTORS
+
+from renderer.commands.lint import LintArgs, execute
+from renderer.errors import UsageError
+from renderer.pipeline.lint import LintRequest, run_lint
+
+FIXTURES = FIXTURES / "lint" / "dcd-v1beta1"
+SNAPSHOT = str(VECTORS / "02-worker-baseline.input.yaml")
+
+
+def test_a_stale_binding_is_found_then_fixed_and_the_outcome_says_so(tmp_path: Path) -> None:
+    target = tmp_path / "manifest.yaml"
+    target.write_text((FIXTURES / "binding-stale.yaml").read_text())
+    found = run_lint(
+        LintRequest(paths=[str(target)], checkpoints=[SNAPSHOT], disabled_rules=[OUTDATED_RULE])
+    )
+    assert {f.rule for f in found.findings} == {"binding-stale"}
+    assert found.fix is None
+    assert found.failed
+    fixed = run_lint(
+        LintRequest(
+            paths=[str(target)],
+            checkpoints=[SNAPSHOT],
+            fix=True,
+            write_roots=[str(tmp_path)],
+            disabled_rules=[OUTDATED_RULE],
+        )
+    )
+    assert fixed.fix is not None
+    assert fixed.fix.changed_files == [str(target)]
+    assert fixed.findings == []  # linted again after the fix: nothing is left
+    assert fixed.summary["fixed"] == len(found.findings)
+    assert fixed.summary["changedFiles"] == [str(target)]
+    assert fixed.failed  # a file changed: exit 1, so a pre-commit hook stops the commit
+    assert target.read_text() == (FIXTURES / "clean.yaml").read_text()
+    again = run_lint(
+        LintRequest(
+            paths=[str(target)],
+            checkpoints=[SNAPSHOT],
+            fix=True,
+            write_roots=[str(tmp_path)],
+            disabled_rules=[OUTDATED_RULE],
+        )
+    )
+    assert again.fix is None
+    assert not again.failed
+
+
+def test_the_command_prints_what_run_lint_returns() -> None:
+    paths = [str(FIXTURES / "binding-replaced.yaml")]
+    outcome = run_lint(LintRequest(paths=paths, checkpoints=[SNAPSHOT]))
+    out, err = io.StringIO(), io.StringIO()
+    code = execute(LintArgs(paths=paths, checkpoints=[SNAPSHOT], format="json"), out, err)
+    report = json.loads(out.getvalue())
+    assert code == 1
+    assert report["summary"] == outcome.summary
+    assert report["findings"] == [f.to_json() for f in outcome.findings]
+
+
+def test_warnings_fail_only_with_strict() -> None:
+    paths = [str(FIXTURES / "checkpoint-unverifiable.yaml")]
+    lenient = run_lint(LintRequest(paths=paths))
+    assert {f.severity for f in lenient.findings} == {"warning"}
+    assert not lenient.failed
+    assert run_lint(LintRequest(paths=paths, strict=True)).failed
+
+
+def test_fix_refuses_stdin_before_reading_anything() -> None:
+    with pytest.raises(UsageError, match="--fix cannot rewrite stdin"):
+        run_lint(LintRequest(paths=["-"], fix=True))

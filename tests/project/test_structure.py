@@ -1,0 +1,308 @@
+"""The package's shape: no import cycle in renderer/, and each shared fact defined once.
+
+Imports are read statically with `ast`, including the lazy ones inside functions (they
+run too, only later); imports under `if TYPE_CHECKING:` never run and are left out.
+Importing `a.b.c` first runs the package `a.b`, so that counts as an import of `a.b`
+too, unless the importer is inside `a.b` itself (Python initialises it first then).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from paths import REPO
+
+PACKAGE = REPO / "renderer"
+
+# Modules allowed to keep their own copy of a shared fact while a replacement is under way
+# (none now: the operator emulation replaced the render and model copies). A test below
+# fails when an entry no longer has a copy, so the list only shrinks.
+PENDING: frozenset[str] = frozenset()
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def _modules() -> dict[str, Path]:
+    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _run_time_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run, at any depth (functions included)."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.If) and _is_type_checking(child):
+            for branch in child.orelse:
+                yield from _run_time_imports(ast.Module(body=[branch], type_ignores=[]))
+            continue
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            yield child
+        else:
+            yield from _run_time_imports(child)
+
+
+def _imported(name: str, path: Path) -> set[str]:
+    """The renderer modules `name` imports (by the rule in the module docstring)."""
+    modules = _modules()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in _run_time_imports(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+            base = ".".join([*anchor, base] if base else anchor)
+        for alias in node.names:  # `from a import b` may import the module a.b
+            full = f"{base}.{alias.name}"
+            targets.add(full if full in modules else base)
+    found: set[str] = set()
+    for imported in targets:
+        if imported != "renderer" and not imported.startswith("renderer."):
+            continue
+        target = imported
+        while target not in modules:  # a name inside a module, or a namespace package
+            target = target.rpartition(".")[0]
+        found.add(target)
+        parts = target.split(".")
+        for size in range(2, len(parts)):
+            parent = ".".join(parts[:size])
+            inside = name == parent or name.startswith(parent + ".")
+            if parent in modules and not inside:
+                found.add(parent)
+    found.discard(name)
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    return {name: _imported(name, path) for name, path in _modules().items()}
+
+
+def _package_of(name: str) -> str:
+    """renderer.<subpackage> for modules inside one, else the top-level module itself."""
+    parts = name.split(".")
+    if len(parts) >= 2 and (PACKAGE / parts[1]).is_dir():
+        return ".".join(parts[:2])
+    return name
+
+
+def _package_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, targets in _module_graph().items():
+        own = _package_of(name)
+        graph.setdefault(own, set()).update(
+            _package_of(t) for t in targets if _package_of(t) != own
+        )
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_import_graph_sees_lazy_imports() -> None:
+    # guards the walker itself: these edges exist only inside functions
+    graph = _module_graph()
+    assert "renderer.config" in graph["renderer.cli"]
+    assert "renderer.commands.render_config" in graph["renderer.commands.render"]
+    assert "renderer.fix" in graph["renderer.pipeline.lint"]
+    # and a TYPE_CHECKING-only import is not an edge
+    assert "renderer.lint.checks" not in graph["renderer.lint.context"]
+
+
+def test_cycles_are_found() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+# Two files of one Go file's translation, split for length, that call each other lazily (the
+# Go side is one file of one package, where this is no cycle): listed exactly, so a new
+# cycle anywhere fails.
+SPLIT_GO_FILES = [
+    [
+        "renderer.operator.admission.conversion_restore",
+        "renderer.operator.admission.conversion_spec",
+    ],
+    ["renderer.operator.dcd_alpha", "renderer.operator.dcd_alpha_restore"],
+]
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    assert _cycles(_module_graph()) == SPLIT_GO_FILES
+
+
+def test_no_package_imports_one_that_imports_it_back() -> None:
+    assert _cycles(_package_graph()) == []
+
+
+# --- each fact defined once -------------------------------------------------------------
+
+KIND_NAMES = frozenset(
+    {"DynamoGraphDeployment", "DynamoComponentDeployment", "PodCliqueSet", "DynamoCheckpoint"}
+)
+SHARED_OPTIONS = frozenset({"--trusted-key", "--crd", "--max-bytes"})
+HOMES = {
+    "kind name": "renderer/constants.py",
+    "GMS mode": "renderer/constants.py",
+    "render targets": "renderer/constants.py",
+    "exit code": "renderer/constants.py",
+    "size cap": "renderer/constants.py",
+    "shared option": "renderer/commands/options.py",
+    "Literal Severity": "renderer/lint/finding.py",
+    "Literal FixOp": "renderer/lint/finding.py",
+    "Literal Target": "renderer/constants.py",
+    "Literal GmsMode": "renderer/constants.py",
+}
+LITERAL_TYPES = ("Severity", "FixOp", "Target", "GmsMode")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+    return ids
+
+
+def _value(node: ast.expr) -> object:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            left, right = _value(node.left), _value(node.right)
+            if isinstance(left, int) and isinstance(right, int):
+                return left * right
+        return None
+
+
+def _facts(path: Path) -> Iterator[str]:
+    """One entry per definition of a shared fact found in `path`."""
+    tree = ast.parse(path.read_text("utf-8"))
+    docs = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if node.value in KIND_NAMES:
+                yield "kind name"
+            if node.value in ("intraPod", "interPod"):
+                yield "GMS mode"
+            if node.value in ("dcd", "grove"):
+                yield "render targets"
+            if node.value in SHARED_OPTIONS:
+                yield "shared option"
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            value = _value(node.value) if node.value is not None else None
+            if any(n.startswith("EXIT_") for n in names) and isinstance(value, int):
+                yield "exit code"
+            if value == 16 * 1024 * 1024:
+                yield "size cap"
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript):
+                literal = node.value.value
+                if isinstance(literal, ast.Name) and literal.id == "Literal":
+                    yield from (f"Literal {n}" for n in names if n in LITERAL_TYPES)
+
+
+# The operator emulation spells the operator's own constants as its Go files do (each module
+# is read beside its Go counterpart); the facts above are the tool's own.
+OPERATOR_MIRROR = "renderer/operator/"
+
+
+@cache
+def _definitions() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(REPO).as_posix()
+        if where.startswith(OPERATOR_MIRROR):
+            continue
+        for fact in _facts(path):
+            if where not in found.setdefault(fact, []):
+                found[fact].append(where)
+    return found
+
+
+@pytest.mark.parametrize("fact", sorted(HOMES))
+def test_each_fact_is_defined_in_one_place(fact: str) -> None:
+    places = [p for p in _definitions().get(fact, []) if p not in PENDING]
+    assert places == [HOMES[fact]]
+
+
+def test_the_pending_copies_are_still_there() -> None:
+    # When render/ or model/ stop defining their own copy, drop them from PENDING so a
+    # new copy there is caught too.
+    holders = {p for places in _definitions().values() for p in places}
+    assert sorted(PENDING - holders) == []
+
+
+@pytest.mark.parametrize("name", ["binding", "lint", "render", "snapshot"])
+def test_every_command_has_the_one_execute_shape(name: str) -> None:
+    import importlib
+    import inspect
+    import typing
+
+    from renderer.cli import COMMANDS
+
+    module = importlib.import_module(COMMANDS[name][0])
+    signature = inspect.signature(module.execute)
+    assert list(signature.parameters) == ["args", "out", "err"]
+    hints = typing.get_type_hints(module.execute)
+    assert hints["out"] is typing.TextIO
+    assert hints["err"] is typing.TextIO
+    assert hints["return"] is int
