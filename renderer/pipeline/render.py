@@ -206,11 +206,15 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
 
 
 def _refuse_twins(dgds: list[SourceObject]) -> None:
-    """Two DGDs of one namespace and name would render the same objects twice."""
+    """Two DGDs of one namespace and name would render the same objects twice. A DGD
+    without a string name is left to the schema and admission checks, which name the
+    field."""
     from renderer.errors import InputError
 
     seen: dict[tuple[str, str], SourceObject] = {}
     for dgd in dgds:
+        if not dgd.name:
+            continue
         key = (dgd.namespace, dgd.name)
         first = seen.setdefault(key, dgd)
         if first is not dgd:
