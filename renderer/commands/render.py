@@ -1,10 +1,11 @@
 """`dynamo-render render`: a DGD plus captured checkpoints to DCD or Grove manifests.
 
-The click command only parses options into `RenderArgs`; `plan(args)` does the work and
-returns an `Outcome` (exit code, stdout text, warnings, files to write and remove), so the
-behaviour is testable without click; `apply` performs it and `execute(args, out, err)` does
-both and returns the exit code, as every command's `execute` does. Files are written last,
-atomically, and only when their bytes change.
+The click command only parses options into `RenderArgs` (DGD_FILE) or `ConfiguredArgs`
+(the `render:` entries of the config); `execute(args, out, err)` runs
+`renderer.pipeline.render` (load, check, render, plan the -o folder), prints the result,
+writes the files and returns the exit code, as every command's `execute` does. `plan(args)`
+is what to print and write, without doing it. Files are written last, atomically, and
+only when their bytes change.
 
 `-o DIR` owns the files it wrote there, the ones whose first line is this DGD's
 `# Source:` header: one whose object no longer renders is removed (`--check` lists it as
@@ -14,49 +15,38 @@ or replaced (see `writeroot`).
 
 from __future__ import annotations
 
-import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from renderer.atomic import remove_leftovers, write_file
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
+from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
 from renderer.errors import UsageError
+from renderer.pipeline.render import RenderRequest
 
 if TYPE_CHECKING:
     from renderer.config import RenderJob
     from renderer.operator.config import OperatorConfig
-    from renderer.source.model import SourceObject
-
-Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
+    from renderer.pipeline.render import RenderOutcome
 
 
 @dataclass(frozen=True)
-class RenderArgs:
-    """Everything the command line says (paths as given)."""
+class RenderArgs(RenderRequest):
+    """The library request plus what to do with its output."""
 
-    dgd_file: str
-    checkpoints: tuple[str, ...] = ()
-    target: Target | None = None
-    output_dir: str | None = None
-    check: bool = False
-    trusted_keys: tuple[str, ...] = ()
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: tuple[str, ...] = ()  # validate against these CRDs instead of the bundled schemas
-    source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
-    namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
-    namespace_option: str = "-n/--namespace"  # how messages name where it came from
-    operator: OperatorConfig | None = None  # the config's `operator:` section
+    check: bool = False  # with output_dir: write nothing, list what would change, exit 1
 
 
 @dataclass(frozen=True)
 class ConfiguredArgs:
-    """Without DGD_FILE: the options that apply to every `render:` entry of the config."""
+    """Without DGD_FILE: the config's `render:` entries, and the options that apply to
+    every one of them."""
 
+    entries: tuple[RenderJob, ...] = ()
+    root: str = ""  # the repository root: every entry's output folder stays inside it
     check: bool = False
     trusted_keys: tuple[str, ...] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -76,219 +66,39 @@ class Outcome:
     removals: list[str] = field(default_factory=list)  # owned files no object renders to now
 
 
-def _load_inputs(args: RenderArgs) -> tuple[list[SourceObject], list[SourceObject]]:
-    """Every DGD of DGD_FILE (a file of several documents, or a directory of them), in file
-    then document order and placed in `--namespace`, and the snapshots."""
-    from renderer.model.namespace import with_namespace
-    from renderer.source import load_paths
-
-    # YAML beside the DGDs that is not Kubernetes objects (a Helm chart) is ignored, as
-    # objects of other kinds are.
-    dgd_objects = load_paths([args.dgd_file], max_bytes=args.max_bytes, skipped=[])
-    dgds = [
-        with_namespace(o, args.namespace, args.namespace_option)
-        for o in dgd_objects
-        if o.kind == DGD_KIND
-    ]
-    if not dgds and dgd_objects:
-        from renderer.errors import InputError
-
-        first = dgd_objects[0]  # a misspelt kind: say where, and what was meant
-        mark = first.mark(("kind",), key=False)
-        found = ", ".join(sorted({o.kind for o in dgd_objects}))
-        raise InputError(
-            f"kind {first.kind!r} is not DynamoGraphDeployment (no DynamoGraphDeployment in"
-            f" {args.dgd_file}; objects: {found})",
-            first.file,
-            mark.line,
-            mark.column,
-        )
-    if not dgds:
-        found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
-        raise UsageError(f"{args.dgd_file}: no DynamoGraphDeployment found (objects: {found})")
-    _refuse_twins(dgds)
-    checkpoints = (
-        load_paths(list(args.checkpoints), max_bytes=args.max_bytes) if args.checkpoints else []
-    )
-    return dgds, list(checkpoints)
-
-
-def _refuse_twins(dgds: list[SourceObject]) -> None:
-    """Two DGDs of one namespace and name would render the same objects twice."""
-    from renderer.errors import InputError
-
-    seen: dict[tuple[str, str], SourceObject] = {}
-    for dgd in dgds:
-        key = (dgd.namespace, dgd.name)
-        first = seen.setdefault(key, dgd)
-        if first is not dgd:
-            mark = dgd.mark(("metadata", "name"), key=False)
-            raise InputError(
-                f"DGD {dgd.namespace}/{dgd.name} is given twice (also at"
-                f" {first.where(('metadata', 'name'), key=False)})",
-                dgd.file,
-                mark.line,
-                mark.column,
-            )
-
-
-def _source_name(args: RenderArgs, dgd: SourceObject) -> str:
-    """`# Source:` of a DGD's output: DGD_FILE as given (or as the config writes it), and
-    for a folder, the file's place inside it after that."""
-    import os
-
-    named = args.source_name or args.dgd_file
-    if args.dgd_file in (dgd.file, "-"):
-        return named
-    inside = os.path.relpath(dgd.file, args.dgd_file)
-    return f"{named.rstrip('/')}/{Path(inside).as_posix()}"
-
-
-def _check_trust(
-    args: RenderArgs, checkpoints: list[SourceObject], matched_files: set[str]
-) -> None:
-    """Every matched snapshot file must be signed by a trusted key (when keys are given)."""
-    if not args.trusted_keys:
-        return
-    from renderer.errors import InputError
-    from renderer.trust import check_trust_by_file, load_trusted_keys
-
-    keys = load_trusted_keys(list(args.trusted_keys))
-    verdicts = check_trust_by_file(checkpoints, keys)
-    for file in sorted(matched_files):
-        reason = verdicts.get(file)
-        if reason is not None:
-            raise InputError(f"untrusted checkpoint snapshot: {reason}", file)
-
-
-def render_documents(args: RenderArgs) -> tuple[list[Document], list[str]]:
-    """Load, render and trust-check every DGD: (source name, object) pairs and warnings."""
-    from renderer.render import render
-    from renderer.schema import check_inputs, check_outputs, load_crd_schemas
-    from renderer.schema.fields import check_fields
-
-    dgds, checkpoints = _load_inputs(args)
-    schemas = load_crd_schemas(args.crds, max_bytes=args.max_bytes) if args.crds else None
-    documents: list[Document] = []
-    warnings: list[str] = []
-    used: set[int] = set()  # ids of the snapshots some component of some DGD restores from
-    files: set[str] = set()
-    for dgd in dgds:
-        # The DGD's fields and schema first, as the API server checks them before the
-        # validating webhook (and before the controller looks for checkpoints).
-        check_fields(dgd, schemas)
-        check_inputs([dgd], schemas)
-        # A snapshot one DGD uses is not "unused" for the others: that warning is given
-        # once, below, for the snapshots none of them uses.
-        result = render(
-            dgd, checkpoints, target=args.target, config=args.operator, warn_unused=False
-        )
-        used.update(id(obj) for obj in result.checkpoints)
-        files.update(result.checkpoint_files)
-        warnings.extend(result.warnings)
-        source = _source_name(args, dgd)
-        documents.extend((source, obj) for obj in result.objects)
-    warnings.extend(_unused_snapshots(checkpoints, used, dgds))
-    _check_trust(args, checkpoints, files)
-    # Only the snapshot files render used count.
-    check_inputs([c for c in checkpoints if c.file in files], schemas)
-    check_outputs(documents, schemas)
-    return documents, list(dict.fromkeys(warnings))
-
-
-def _unused_snapshots(
-    checkpoints: list[SourceObject], used: set[int], dgds: list[SourceObject]
-) -> list[str]:
-    """One warning per snapshot no component of any DGD restores from (a snapshot one DGD
-    uses is not unused because another does not); one DGD is named, several are not."""
-    from renderer.binding.checkpoint import is_checkpoint
-
-    (one,) = dgds if len(dgds) == 1 else (None,)
-    of = f"DGD {one.namespace}/{one.name}" if one is not None else "the DGDs rendered"
-    return [
-        f"{c.where(('metadata', 'name'))}: checkpoint {c.namespace}/{c.name} matches no"
-        f" checkpoint-enabled component of {of}"
-        for c in checkpoints
-        if is_checkpoint(c) and id(c) not in used
-    ]
-
-
-def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str, bytes, bool]]:
-    """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
-    from renderer.render.names import UnsafeNameError, output_file_name
-    from renderer.writeroot import read_regular
-    from renderer.yamlout import dump_object, source_comment
-
-    planned: list[tuple[str, bytes, bool]] = []
-    seen: set[str] = set()
-    for source, obj in documents:
-        metadata = obj.get("metadata")
-        name = metadata.get("name") if isinstance(metadata, dict) else None
-        try:
-            file_name = output_file_name(str(obj.get("kind", "")), str(name or ""))
-        except UnsafeNameError as exc:
-            raise UsageError(str(exc)) from None
-        if file_name in seen:
-            raise UsageError(f"two rendered objects would both be written to {file_name}")
-        seen.add(file_name)
-        path = Path(output_dir) / file_name
-        content = (source_comment(source) + dump_object(obj)).encode("utf-8")
-        planned.append((str(path), content, read_regular(str(path), len(content) + 1) != content))
-    return planned
-
-
-def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str]:
-    """Files in `output_dir` this render wrote (its `# Source:` first line) that no object
-    renders to any more. Only regular `*.yaml` files are looked at; others are not ours."""
-    from renderer.writeroot import lstat_or_none, read_regular
-    from renderer.yamlout import source_comment
-
-    header = source_comment(source).encode("utf-8")
-    try:
-        names = sorted(entry.name for entry in Path(output_dir).iterdir())
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise UsageError(f"cannot read {output_dir}: {exc.strerror or exc}") from None
-    found: list[str] = []
-    for name in names:
-        path = str(Path(output_dir) / name)
-        if not name.endswith(".yaml") or path in planned:
-            continue
-        info = lstat_or_none(path)
-        if info is None or not stat.S_ISREG(info.st_mode):
-            continue
-        if read_regular(path, len(header)) == header:
-            found.append(path)
-    return found
-
-
 def plan(args: RenderArgs) -> Outcome:
-    """Run the command's logic; raises DynamoRenderError (exit 2) on any bad input."""
+    """Render and say what to print and write; raises DynamoRenderError (exit 2) on any
+    bad input."""
+    from renderer.pipeline.render import run_render
+
+    _refuse_check_without_output(args)
+    return _printed(args, run_render(args))
+
+
+def _refuse_check_without_output(args: RenderArgs) -> None:
     if args.check and args.output_dir is None:
         raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
-    documents, warnings = render_documents(args)
-    if args.output_dir is None:
+
+
+def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
+    """The render's output as the command gives it: the stream, or with -o the files to
+    write (with --check, their listing instead, and exit 1 when there are any)."""
+    if result.output is None:
         from renderer.yamlout import dump_stream
 
-        return Outcome(EXIT_OK, dump_stream(documents), warnings)
-    from renderer.writeroot import check_folder
-
-    check_folder(args.output_dir)
-    planned = planned_files(documents, args.output_dir)
-    changed = [(path, content) for path, content, is_changed in planned if is_changed]
-    source = args.source_name or args.dgd_file
-    removals = owned_leftovers(args.output_dir, source, {path for path, _, _ in planned})
+        return Outcome(EXIT_OK, dump_stream(result.documents), result.warnings)
+    output = result.output
     if args.check:
-        listing = "".join(f"would write {path}\n" for path, _ in changed)
-        listing += "".join(f"would remove {path}\n" for path in removals)
-        return Outcome(EXIT_FINDINGS if changed or removals else EXIT_OK, listing, warnings)
-    return Outcome(EXIT_OK, "", warnings, changed, removals)
+        listing = "".join(f"would write {path}\n" for path, _ in output.writes)
+        listing += "".join(f"would remove {path}\n" for path in output.removals)
+        return Outcome(EXIT_FINDINGS if output.changed else EXIT_OK, listing, result.warnings)
+    return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals)
 
 
 def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) -> None:
     """Write an outcome's files into `output_dir` (created when needed) and remove the
     owned files no object renders to; the one code path of `-o` and config-driven render."""
+    from renderer.atomic import remove_leftovers, write_file
     from renderer.writeroot import make_folder
 
     if not outcome.files and not outcome.removals:
@@ -321,42 +131,44 @@ def apply(
         click.echo(outcome.stdout, file=out, nl=False)
 
 
-def execute(args: RenderArgs, out: TextIO, err: TextIO) -> int:
+def execute(args: RenderArgs | ConfiguredArgs, out: TextIO, err: TextIO) -> int:
     """Render as the command line would: plan, write and print; returns the exit code."""
+    if isinstance(args, ConfiguredArgs):
+        return _execute_configured(args, out, err)
     outcome = plan(args)
     apply(outcome, args.output_dir, out, err)
     return outcome.exit_code
 
 
-def execute_configured(
-    jobs: list[RenderJob], shared: ConfiguredArgs, out: TextIO, err: TextIO
-) -> int:
+def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int:
     """Every `render:` entry of the config, with the options given for all of them.
 
     Every entry is rendered before any file is written, so one bad entry means no output
     at all; then each is applied as `execute` applies one."""
     from renderer.commands.render_config import UPDATE_HINT
+    from renderer.pipeline.render import run_renders
 
     runs = [
         RenderArgs(
-            job.dgd,
-            job.checkpoints,
-            job.target,
-            job.output,
-            shared.check,
-            shared.trusted_keys,
-            shared.max_bytes,
-            shared.crds,
+            dgd_file=job.dgd,
+            checkpoints=job.checkpoints,
+            target=job.target,
+            output_dir=job.output,
+            check=shared.check,
+            trusted_keys=shared.trusted_keys,
+            max_bytes=shared.max_bytes,
+            crds=shared.crds,
             source_name=job.source,
             namespace=job.namespace,
             namespace_option=f"namespace: of the entry at {job.where}",
             operator=shared.operator,
+            # the config may come from a pull request: its output folders stay in its root
+            write_roots=(shared.root,),
         )
-        for job in jobs
+        for job in shared.entries
     ]
-    from renderer.commands.render_config import plan_all
-
-    outcomes = plan_all(plan, runs, shared.workers)
+    results = run_renders(runs, shared.workers)
+    outcomes = [_printed(args, result) for args, result in zip(runs, results, strict=True)]
     for args, outcome in zip(runs, outcomes, strict=True):
         apply(outcome, args.output_dir, out, err)
     if shared.check and any(outcome.exit_code for outcome in outcomes):
@@ -488,6 +300,11 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     is exit 2 with its JSON path and line. A DGD field its CRD does not declare (the
     pinned operator's, or the --crd one) is exit 2 at its key, as kubectl apply refuses it.
     """
+    from renderer.config import from_context
+
+    config = from_context(ctx.find_root())
+    operator = config.operator if config is not None else None
+    args: RenderArgs | ConfiguredArgs
     if dgd_file is None:
         from renderer.commands.render_config import configured_jobs
 
@@ -501,35 +318,32 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             )
             if value
         ]
-        from renderer.config import from_context
-
-        config = from_context(ctx.find_root())
-        shared = ConfiguredArgs(
+        entries, root = configured_jobs(ctx, given)
+        args = ConfiguredArgs(
+            entries,
+            root,
             check,
             trusted_keys,
             max_bytes,
             crds,
             workers=workers,
-            operator=config.operator if config is not None else None,
+            operator=operator,
         )
-        jobs = configured_jobs(ctx, given)
-        ctx.exit(execute_configured(jobs, shared, sys.stdout, sys.stderr))
-    from renderer.config import from_context
-    from renderer.model.namespace import check_namespace
+    else:
+        from renderer.model.namespace import check_namespace
 
-    config = from_context(ctx.find_root())
-    args = RenderArgs(
-        dgd_file,
-        checkpoints,
-        target,
-        output_dir,
-        check,
-        trusted_keys,
-        max_bytes,
-        crds,
-        namespace=None if namespace is None else check_namespace(namespace),
-        operator=config.operator if config is not None else None,
-    )
+        args = RenderArgs(
+            dgd_file,
+            checkpoints,
+            target,
+            output_dir,
+            trusted_keys,
+            max_bytes,
+            crds,
+            namespace=None if namespace is None else check_namespace(namespace),
+            operator=operator,
+            check=check,
+        )
     code = execute(args, sys.stdout, sys.stderr)
     if code:
         ctx.exit(code)

@@ -48,8 +48,10 @@ def with_namespace(
     if own not in (None, ""):
         mark = dgd.mark(("metadata", "namespace"), key=False)
         shown = own if isinstance(own, str) else repr(own)
+        name = metadata.get("name")
+        named = "(unnamed)" if name in (None, "") else name if isinstance(name, str) else repr(name)
         raise InputError(
-            f"DGD {dgd.name or '(unnamed)'} is in namespace {shown!r}, which does not match"
+            f"DGD {named} is in namespace {shown!r}, which does not match"
             f" the namespace {namespace!r} given with {option} (kubectl refuses this too):"
             " drop the option, or make the two agree",
             dgd.file,

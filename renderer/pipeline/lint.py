@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from renderer.fix import FixReport
     from renderer.lint.engine import LintOptions, LintResult
     from renderer.lint.finding import Finding
+    from renderer.operator.config import OperatorConfig
+    from renderer.schema.check import Schemas
     from renderer.source.model import SourceObject
 
 
@@ -177,9 +179,7 @@ def _options(request: LintRequest) -> LintOptions:
 
         schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes)
     if dgd is not None:
-        from renderer.schema.fields import check_fields
-
-        check_fields(dgd, schemas)  # a field the CRD does not declare: exit 2, as render
+        check_dgd_as_render(dgd, schemas, request.operator)
     return LintOptions(
         strict=request.strict,
         trusted_keys=keys,
@@ -188,6 +188,20 @@ def _options(request: LintRequest) -> LintOptions:
         operator=request.operator,
         rules=_enabled_rules(request.disabled_rules),
     )
+
+
+def check_dgd_as_render(
+    dgd: SourceObject, schemas: Schemas | None, operator: OperatorConfig | None
+) -> None:
+    """The --dgd DGD checked as `render` checks it before it renders: its fields and
+    schema, then the operator's admission. A DGD render refuses is bad input here too
+    (exit 2 at the DGD's field, with render's message), not a render-drift finding; what
+    only the render itself refuses (a snapshot it cannot resolve) stays a finding."""
+    from renderer.pipeline.render import check_dgd
+    from renderer.render import admit
+
+    check_dgd(dgd, schemas)
+    admit(dgd, config=operator)
 
 
 def _enabled_rules(disabled: Sequence[str]) -> list[str] | None:

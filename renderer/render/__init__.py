@@ -16,6 +16,11 @@ Public surface:
   none. `config` is the operator configuration (None: the pinned defaults).
 - `RenderResult(objects, warnings, target, checkpoint_files, worker_hash)`: the
   PodCliqueSet, or the DCDs sorted by name (as the operator lists them).
+- `admit(dgd, *, namespace=None, config=None) -> Admission`: the DGD as the API server
+  and the operator's webhooks admit it (what `render` renders), with the operator
+  configuration it is rendered with; `worker_hash(admitted)`: the operator's worker hash
+  of an admitted DGD. For lint --dgd, which must agree with what render renders.
+- `checkpoint_names(dgd, dgd_uid, ...)`: the DynamoCheckpoint each component restores from.
 - `TARGETS`, `EMULATED_OPERATOR`.
 
 Raises InputError / BindingError (file:line:column) on bad input or an operator refusal;
@@ -42,7 +47,16 @@ from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVI
 # the operator's workload provider -> the object set it creates
 _PROVIDER_TARGET = {WORKLOAD_PROVIDER_GROVE: TARGET_GROVE, WORKLOAD_PROVIDER_COMPONENT: TARGET_DCD}
 
-__all__ = ["EMULATED_OPERATOR", "TARGETS", "RenderResult", "checkpoint_names", "render"]
+__all__ = [
+    "EMULATED_OPERATOR",
+    "TARGETS",
+    "Admission",
+    "RenderResult",
+    "admit",
+    "checkpoint_names",
+    "render",
+    "worker_hash",
+]
 
 JSON = dict[str, Any]
 
@@ -96,20 +110,49 @@ def _checkpoints_anything(admitted: JSON) -> bool:
     )
 
 
-def _admit(dgd: SourceObject, namespace: str, config: OperatorConfig) -> tuple[JSON, list[str]]:
+@dataclass(frozen=True)
+class Admission:
+    """A DGD as the API server and the operator's webhooks admit it (CRD defaults, the
+    v1alpha1 -> v1beta1 conversion, defaulting, validation)."""
+
+    data: JSON  # the admitted DGD (v1beta1)
+    namespace: str  # the one it is rendered in
+    config: OperatorConfig  # the operator configuration it is rendered with
+    warnings: tuple[str, ...] = ()  # the admission warnings, each at the DGD's name
+
+
+def admit(
+    dgd: SourceObject, *, namespace: str | None = None, config: OperatorConfig | None = None
+) -> Admission:
+    """Admit `dgd` as `render` does: in its own namespace, else `namespace`; `config` the
+    operator configuration (None: the pinned defaults). The checkpoint gate is on for the
+    admission (a DGD that checkpoints is meant for an operator with checkpointing enabled,
+    and the gate changes nothing for the others), and on in the configuration returned
+    when a component checkpoints. Raises InputError at the DGD's field when the operator
+    refuses it, or when it has no namespace."""
     from renderer.operator.admission.errors import AdmissionError
     from renderer.operator.admission.pipeline import admit_with_warnings
     from renderer.operator.typed_json import NotReproducedError
+    from renderer.operator_settings import default_operator_config
     from renderer.render.locate import admission_error, not_reproduced
 
+    ns = _namespace(dgd, namespace)
+    base = config if config is not None else default_operator_config(namespace_restricted=ns)
     try:
-        admitted, warnings = admit_with_warnings(dgd.data, namespace=namespace, config=config)
+        admitted, warnings = admit_with_warnings(
+            dgd.data, namespace=ns, config=_checkpointing(base)
+        )
     except AdmissionError as exc:
         raise admission_error(dgd, exc) from None
     except NotReproducedError as exc:
         raise not_reproduced(dgd, exc) from None
     where = dgd.where(("metadata", "name"))
-    return admitted, [f"{where}: admission warning: {w}" for w in warnings]
+    return Admission(
+        admitted,
+        ns,
+        _checkpointing(base) if _checkpoints_anything(admitted) else base,
+        tuple(f"{where}: admission warning: {w}" for w in warnings),
+    )
 
 
 def render(
@@ -123,17 +166,19 @@ def render(
 ) -> RenderResult:
     """Render `dgd` bound to the snapshots the operator resolves (see the module docstring).
     `warn_unused=False`: no warning for a snapshot none of its components restores from."""
-    from renderer.operator_settings import default_operator_config
-
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
-    ns = _namespace(dgd, namespace)
-    base = config if config is not None else default_operator_config(namespace_restricted=ns)
-    # Admission with the checkpoint gate on: a DGD that checkpoints is meant for an
-    # operator with checkpointing enabled, and the gate changes nothing for the others.
-    admitted, warnings = _admit(dgd, ns, _checkpointing(base))
-    cfg = _checkpointing(base) if _checkpoints_anything(admitted) else base
-    return _render_admitted(dgd, admitted, checkpoints, target, ns, cfg, warnings, warn_unused)
+    admission = admit(dgd, namespace=namespace, config=config)
+    return _render_admitted(
+        dgd,
+        admission.data,
+        checkpoints,
+        target,
+        admission.namespace,
+        admission.config,
+        list(admission.warnings),
+        warn_unused,
+    )
 
 
 def checkpoint_names(
@@ -147,22 +192,19 @@ def checkpoint_names(
     its checkpointRef, else `checkpoint-<DGDCheckpointID>` for the DGD uid `dgd_uid` (what
     the operator reads; the snapshot to capture and commit)."""
     from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
-    from renderer.operator_settings import default_operator_config
     from renderer.workloads import is_worker_type
 
-    ns = _namespace(dgd, namespace)
-    base = config if config is not None else default_operator_config(namespace_restricted=ns)
-    admitted, _ = _admit(dgd, ns, _checkpointing(base))
-    worker_hash = _worker_hash(admitted)
+    admission = admit(dgd, namespace=namespace, config=config)
+    admitted_hash = worker_hash(admission.data)
     names: dict[str, str] = {}
-    for component in (admitted.get("spec") or {}).get("components") or []:
+    for component in (admission.data.get("spec") or {}).get("components") or []:
         cfg = (component.get("experimental") or {}).get("checkpoint") or {}
         if not cfg.get("enabled"):
             continue
         name = str(component.get("name", ""))
-        hash_for_id = worker_hash if is_worker_type(component.get("type")) else ""
+        hash_for_id = admitted_hash if is_worker_type(component.get("type")) else ""
         names[name] = str(cfg.get("checkpointRef") or "") or checkpoint_name(
-            dgd_checkpoint_id(ns, dgd.name, dgd_uid, name, hash_for_id)
+            dgd_checkpoint_id(admission.namespace, dgd.name, dgd_uid, name, hash_for_id)
         )
     return names
 
@@ -184,9 +226,9 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     from renderer.render.snapshots import resolve_snapshots
 
     try:
-        worker_hash = _worker_hash(admitted)
+        admitted_hash = worker_hash(admitted)
         resolution = resolve_snapshots(
-            dgd, admitted, checkpoints, worker_hash, namespace, warn_unused=warn_unused
+            dgd, admitted, checkpoints, admitted_hash, namespace, warn_unused=warn_unused
         )
         result = render_operator(
             admitted,
@@ -236,7 +278,9 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     )
 
 
-def _worker_hash(admitted: JSON) -> str:
+def worker_hash(admitted: JSON) -> str:
+    """The operator's worker hash of an admitted DGD (`Admission.data`); OperatorRenderError
+    when the operator cannot compute it."""
     from renderer.operator.graph_dcd import DCDGenerationError
     from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
     from renderer.operator.render import OperatorRenderError

@@ -13,7 +13,7 @@ import pytest
 from paths import REPO
 
 from renderer.cli import main
-from renderer.commands import render_config
+from renderer.pipeline import render as render_pipeline
 
 EXAMPLES = REPO / "examples"
 HEADER = "apiVersion: dynamo-render/v1\nkind: Config\n"
@@ -105,5 +105,5 @@ def test_a_few_entries_render_in_this_process(
     shutil.copytree(EXAMPLES / "snapshots", repo / "snapshots", dirs_exist_ok=True)
     monkeypatch.setattr(renderer.parallel, "_context", no_pool)
     monkeypatch.chdir(repo)
-    assert render_config.PARALLEL_MIN_ENTRIES > 1
+    assert render_pipeline.PARALLEL_MIN_ENTRIES > 1
     assert _run(["render", "-j", "2"], capsys)[0] == 0

@@ -190,6 +190,58 @@ def test_no_package_imports_one_that_imports_it_back() -> None:
     assert _cycles(_package_graph()) == []
 
 
+def _private(dotted: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__") for part in dotted.split("."))
+
+
+def _private_imports(name: str, path: Path, source: str) -> Iterator[str]:
+    """`importer: module.name` for each private name (or a name in a private module) that
+    module `name` (file `path`, text `source`) imports from another package; imports
+    under TYPE_CHECKING count too."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found = [(alias.name, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found = [(base, f"{base}.{alias.name}") for alias in node.names]
+        else:
+            continue
+        for module, full in found:
+            if not full.startswith("renderer.") or not _private(full.removeprefix("renderer.")):
+                continue
+            if _package_of(module) != _package_of(name):
+                yield f"{name}: {full}"
+
+
+def test_the_private_import_check_sees_one() -> None:
+    # guards the walker: a private name across packages, a relative one, a private module
+    source = (
+        "from renderer.render import _admit\n"
+        "from ..render import locate, _namespace\n"
+        "from renderer.lint.rules import _mismatch\n"
+    )
+    found = list(_private_imports("renderer.lint.probe", PACKAGE / "lint" / "probe.py", source))
+    assert found == [
+        "renderer.lint.probe: renderer.render._admit",
+        "renderer.lint.probe: renderer.render._namespace",
+    ]
+
+
+def test_no_package_imports_a_private_name_of_another() -> None:
+    """A leading underscore is private to its package (renderer.<package>): what another
+    package needs is given a public name there."""
+    found = [
+        hit
+        for name, path in _modules().items()
+        for hit in _private_imports(name, path, path.read_text("utf-8"))
+    ]
+    assert found == []
+
+
 # --- each fact defined once -------------------------------------------------------------
 
 KIND_NAMES = frozenset(

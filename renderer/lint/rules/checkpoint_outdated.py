@@ -345,19 +345,18 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
         return None
     from renderer.errors import InputError
     from renderer.operator.render import OperatorRenderError
-    from renderer.operator_settings import default_operator_config
 
     # render's own admission and worker hash, so both agree with what render-drift renders
-    from renderer.render import _admit, _checkpointing, _worker_hash
+    from renderer.render import admit, worker_hash
     from renderer.workloads import is_worker_type
 
     dgd = ctx.dgd
-    base = ctx.operator or default_operator_config(namespace_restricted=dgd.namespace)
     try:
-        admitted, _ = _admit(dgd, dgd.namespace, _checkpointing(base))
-        worker_hash = _worker_hash(admitted)
+        admission = admit(dgd, config=ctx.operator)
+        admitted_hash = worker_hash(admission.data)
     except (InputError, OperatorRenderError, ValueError, TypeError, KeyError, IndexError):
         return None  # render-drift reports the refusal
+    admitted = admission.data
     by_ref: set[str] = set()
     workers: set[str] = set()
     for component in (admitted.get("spec") or {}).get("components") or []:
@@ -369,5 +368,5 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
             workers.add(name)
     uid = mapping_at(dgd.data, ("metadata",)).get("uid")
     return _Plan(
-        worker_hash, frozenset(by_ref), frozenset(workers), uid if isinstance(uid, str) else ""
+        admitted_hash, frozenset(by_ref), frozenset(workers), uid if isinstance(uid, str) else ""
     )

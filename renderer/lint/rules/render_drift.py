@@ -22,8 +22,11 @@ up-to-date workload, one object per document or one `kind: List`, lints clean. T
 is at the first differing key, and its message shows the first hunk of a unified diff (both
 sides as `dynamo-render render` writes them). A rendered object that is not committed is
 reported at the DGD, a committed one the render does not produce at its `metadata.name`,
-and a DGD that cannot be rendered at the place render names. Not fixed by `--fix`: render
-again.
+and a DGD that cannot be rendered with these snapshots (render finds none for a
+checkpointed component, say) at the place render names. A DGD the API server or the
+operator's webhooks refuse (a field its CRD does not declare, a schema violation, an
+admission error) is not a finding: lint stops with exit 2 and render's message, as
+render does. Not fixed by `--fix`: render again.
 
 Bad (the DGD now asks for 3 decode replicas; the committed DCD still says 2):
 

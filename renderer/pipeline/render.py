@@ -1,0 +1,343 @@
+"""Render as the command line runs it, as one library call: load, check, render, plan -o.
+
+`run_render(request)` does everything `dynamo-render render DGD_FILE` does except parse
+options, print and write: it reads DGD_FILE (a file of several documents, or a folder of
+them) and the snapshots, checks each DGD's fields and schema, renders it, checks the
+snapshots some component restores from against the --trusted-key keys and their schema,
+and the rendered objects against theirs; with `output_dir` it plans the folder: the files
+whose bytes change, and the files of this DGD_FILE that no object renders to any more.
+It returns plain results (`RenderOutcome`); bad input raises DynamoRenderError (exit 2:
+InputError at file:line:column, or UsageError). Nothing is written.
+
+`run_renders(requests, jobs)` is the same for several requests (the `render:` entries of
+the config), on worker processes when there are enough of them; one bad request is the
+error of the first bad one, as one after the other.
+
+`-o DIR` owns the files it wrote there, the ones whose first line is this DGD_FILE's
+`# Source:` header. Any other file in DIR is never read. Only regular files are read
+(see `renderer.writeroot`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, Target
+from renderer.errors import UsageError
+
+if TYPE_CHECKING:
+    from renderer.operator.config import OperatorConfig
+    from renderer.schema.check import Schemas
+    from renderer.source.model import SourceObject
+
+Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
+
+# Fewer requests are rendered in this process: one takes a few milliseconds, about what
+# starting the workers costs.
+PARALLEL_MIN_ENTRIES = 4
+
+
+@dataclass(frozen=True)
+class RenderRequest:
+    """What to render and how (paths as given; `-` is stdin)."""
+
+    dgd_file: str  # a file of one or more DGDs, or a folder of such files
+    checkpoints: Sequence[str] = ()
+    target: Target | None = None  # None: what the operator creates for each DGD
+    output_dir: str | None = None  # plan one file per object in this folder
+    trusted_keys: Sequence[str] = ()  # matched snapshots must be signed by one of these
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: Sequence[str] = ()  # validate against these CRDs instead of the bundled schemas
+    source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
+    namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
+    namespace_option: str = "-n/--namespace"  # how messages name where it came from
+    operator: OperatorConfig | None = None  # the config's `operator:` section
+    # output_dir must be inside one of these (symlinks resolved); empty: anywhere
+    write_roots: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class OutputPlan:
+    """What `-o DIR` changes: the files whose content changes, and the owned files that no
+    object renders to any more. Unchanged files are in neither."""
+
+    folder: str
+    writes: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content)
+    removals: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.writes or self.removals)
+
+
+@dataclass(frozen=True)
+class RenderOutcome:
+    """The rendered documents in output order, the warnings, and with `output_dir` the
+    plan of the folder."""
+
+    documents: list[Document]
+    warnings: list[str] = field(default_factory=list)
+    output: OutputPlan | None = None
+
+
+def run_render(request: RenderRequest) -> RenderOutcome:
+    """Render (and with `output_dir`, plan the folder) as `dynamo-render render` does."""
+    if request.output_dir is not None and request.write_roots:
+        from renderer.writeroot import require_inside
+
+        require_inside(request.output_dir, list(request.write_roots))
+    documents, warnings = render_documents(request)
+    if request.output_dir is None:
+        return RenderOutcome(documents, warnings)
+    source = request.source_name or request.dgd_file
+    return RenderOutcome(documents, warnings, plan_output(documents, request.output_dir, source))
+
+
+def run_renders(requests: Sequence[RenderRequest], jobs: int | None) -> list[RenderOutcome]:
+    """`run_render` of every request, in order, on up to `jobs` processes (None: the CPUs
+    available). Nothing is written, so the requests are independent; when one fails, they
+    are run again in this process, which raises the first one's error as a serial run does.
+    Every output folder is checked against its write roots before anything is rendered."""
+    from renderer.parallel import ordered_map, resolve_jobs
+    from renderer.writeroot import require_inside
+
+    for request in requests:
+        if request.output_dir is not None and request.write_roots:
+            require_inside(request.output_dir, list(request.write_roots))
+    workers = resolve_jobs(jobs)
+    if workers > 1 and len(requests) >= PARALLEL_MIN_ENTRIES:
+        found = list(ordered_map(_or_none, requests, jobs=workers))
+        if all(outcome is not None for outcome in found):
+            return [outcome for outcome in found if outcome is not None]
+    return [run_render(request) for request in requests]
+
+
+def _or_none(request: RenderRequest) -> RenderOutcome | None:
+    from renderer.errors import DynamoRenderError
+
+    try:
+        return run_render(request)
+    except DynamoRenderError:
+        return None
+
+
+def render_documents(request: RenderRequest) -> tuple[list[Document], list[str]]:
+    """Load, check, render and trust-check every DGD: (source name, object) pairs and the
+    warnings, each once, in order."""
+    from renderer.render import render
+    from renderer.schema import check_inputs, check_outputs, load_crd_schemas
+
+    dgds, checkpoints = _load_inputs(request)
+    schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes) if request.crds else None
+    documents: list[Document] = []
+    warnings: list[str] = []
+    used: set[int] = set()  # ids of the snapshots some component of some DGD restores from
+    files: set[str] = set()
+    for dgd in dgds:
+        check_dgd(dgd, schemas)
+        # A snapshot one DGD uses is not "unused" for the others: that warning is given
+        # once, below, for the snapshots none of them uses.
+        result = render(
+            dgd, checkpoints, target=request.target, config=request.operator, warn_unused=False
+        )
+        used.update(id(obj) for obj in result.checkpoints)
+        files.update(result.checkpoint_files)
+        warnings.extend(result.warnings)
+        source = _source_name(request, dgd)
+        documents.extend((source, obj) for obj in result.objects)
+    warnings.extend(_unused_snapshots(checkpoints, used, dgds))
+    _check_trust(request, checkpoints, files)
+    # Only the snapshot files render used count.
+    check_inputs([c for c in checkpoints if c.file in files], schemas)
+    check_outputs(documents, schemas)
+    return documents, list(dict.fromkeys(warnings))
+
+
+def check_dgd(dgd: SourceObject, schemas: Schemas | None) -> None:
+    """A DGD's fields and schema (InputError at the field), as the API server checks them
+    before the validating webhook, and before the controller looks for checkpoints.
+    `schemas`: the --crd schemas (None: the bundled ones)."""
+    from renderer.schema import check_inputs
+    from renderer.schema.fields import check_fields
+
+    check_fields(dgd, schemas)
+    check_inputs([dgd], schemas)
+
+
+def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[SourceObject]]:
+    """Every DGD of DGD_FILE, in file then document order and placed in the namespace, and
+    the snapshots."""
+    from renderer.model.namespace import with_namespace
+    from renderer.source import load_paths
+
+    # YAML beside the DGDs that is not Kubernetes objects (a Helm chart) is ignored, as
+    # objects of other kinds are.
+    dgd_objects = load_paths([request.dgd_file], max_bytes=request.max_bytes, skipped=[])
+    dgds = [
+        with_namespace(o, request.namespace, request.namespace_option)
+        for o in dgd_objects
+        if o.kind == DGD_KIND
+    ]
+    if not dgds and dgd_objects:
+        from renderer.errors import InputError
+
+        first = dgd_objects[0]  # a misspelt kind: say where, and what was meant
+        mark = first.mark(("kind",), key=False)
+        found = ", ".join(sorted({o.kind for o in dgd_objects}))
+        raise InputError(
+            f"kind {first.kind!r} is not DynamoGraphDeployment (no DynamoGraphDeployment in"
+            f" {request.dgd_file}; objects: {found})",
+            first.file,
+            mark.line,
+            mark.column,
+        )
+    if not dgds:
+        found = ", ".join(sorted({o.kind for o in dgd_objects})) or "nothing"
+        raise UsageError(f"{request.dgd_file}: no DynamoGraphDeployment found (objects: {found})")
+    _refuse_twins(dgds)
+    checkpoints = (
+        load_paths(list(request.checkpoints), max_bytes=request.max_bytes)
+        if request.checkpoints
+        else []
+    )
+    return dgds, list(checkpoints)
+
+
+def _refuse_twins(dgds: list[SourceObject]) -> None:
+    """Two DGDs of one namespace and name would render the same objects twice. A DGD
+    without a string name is left to the schema and admission checks, which name the
+    field."""
+    from renderer.errors import InputError
+
+    seen: dict[tuple[str, str], SourceObject] = {}
+    for dgd in dgds:
+        if not dgd.name:
+            continue
+        key = (dgd.namespace, dgd.name)
+        first = seen.setdefault(key, dgd)
+        if first is not dgd:
+            mark = dgd.mark(("metadata", "name"), key=False)
+            raise InputError(
+                f"DGD {dgd.namespace}/{dgd.name} is given twice (also at"
+                f" {first.where(('metadata', 'name'), key=False)})",
+                dgd.file,
+                mark.line,
+                mark.column,
+            )
+
+
+def _source_name(request: RenderRequest, dgd: SourceObject) -> str:
+    """`# Source:` of a DGD's output: DGD_FILE as given (or as the config writes it), and
+    for a folder, the file's place inside it after that."""
+    import os
+    from pathlib import Path
+
+    named = request.source_name or request.dgd_file
+    if request.dgd_file in (dgd.file, "-"):
+        return named
+    inside = os.path.relpath(dgd.file, request.dgd_file)
+    return f"{named.rstrip('/')}/{Path(inside).as_posix()}"
+
+
+def _check_trust(
+    request: RenderRequest, checkpoints: list[SourceObject], matched_files: set[str]
+) -> None:
+    """Every matched snapshot file must be signed by a trusted key (when keys are given)."""
+    if not request.trusted_keys:
+        return
+    from renderer.errors import InputError
+    from renderer.trust import check_trust_by_file, load_trusted_keys
+
+    keys = load_trusted_keys(list(request.trusted_keys))
+    verdicts = check_trust_by_file(checkpoints, keys)
+    for file in sorted(matched_files):
+        reason = verdicts.get(file)
+        if reason is not None:
+            raise InputError(f"untrusted checkpoint snapshot: {reason}", file)
+
+
+def _unused_snapshots(
+    checkpoints: list[SourceObject], used: set[int], dgds: list[SourceObject]
+) -> list[str]:
+    """One warning per snapshot no component of any DGD restores from (a snapshot one DGD
+    uses is not unused because another does not); one DGD is named, several are not."""
+    from renderer.binding.checkpoint import is_checkpoint
+
+    (one,) = dgds if len(dgds) == 1 else (None,)
+    of = f"DGD {one.namespace}/{one.name}" if one is not None else "the DGDs rendered"
+    return [
+        f"{c.where(('metadata', 'name'))}: checkpoint {c.namespace}/{c.name} matches no"
+        f" checkpoint-enabled component of {of}"
+        for c in checkpoints
+        if is_checkpoint(c) and id(c) not in used
+    ]
+
+
+def plan_output(documents: list[Document], folder: str, source: str) -> OutputPlan:
+    """What writing `documents` into `folder` changes, for the files whose first line is
+    `source`'s `# Source:` header (UsageError when `folder` cannot be a folder, or a file
+    in it is not a regular file)."""
+    from renderer.writeroot import check_folder
+
+    check_folder(folder)
+    planned = planned_files(documents, folder)
+    writes = [(path, content) for path, content, changed in planned if changed]
+    removals = owned_leftovers(folder, source, {path for path, _, _ in planned})
+    return OutputPlan(folder, writes, removals)
+
+
+def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str, bytes, bool]]:
+    """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
+    from pathlib import Path
+
+    from renderer.render.names import UnsafeNameError, output_file_name
+    from renderer.writeroot import read_regular
+    from renderer.yamlout import dump_object, source_comment
+
+    planned: list[tuple[str, bytes, bool]] = []
+    seen: set[str] = set()
+    for source, obj in documents:
+        metadata = obj.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, dict) else None
+        try:
+            file_name = output_file_name(str(obj.get("kind", "")), str(name or ""))
+        except UnsafeNameError as exc:
+            raise UsageError(str(exc)) from None
+        if file_name in seen:
+            raise UsageError(f"two rendered objects would both be written to {file_name}")
+        seen.add(file_name)
+        path = Path(output_dir) / file_name
+        content = (source_comment(source) + dump_object(obj)).encode("utf-8")
+        planned.append((str(path), content, read_regular(str(path), len(content) + 1) != content))
+    return planned
+
+
+def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str]:
+    """Files in `output_dir` this render wrote (its `# Source:` first line) that no object
+    renders to any more. Only regular `*.yaml` files are looked at; others are not ours."""
+    import stat
+    from pathlib import Path
+
+    from renderer.writeroot import lstat_or_none, read_regular
+    from renderer.yamlout import source_comment
+
+    header = source_comment(source).encode("utf-8")
+    try:
+        names = sorted(entry.name for entry in Path(output_dir).iterdir())
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise UsageError(f"cannot read {output_dir}: {exc.strerror or exc}") from None
+    found: list[str] = []
+    for name in names:
+        path = str(Path(output_dir) / name)
+        if not name.endswith(".yaml") or path in planned:
+            continue
+        info = lstat_or_none(path)
+        if info is None or not stat.S_ISREG(info.st_mode):
+            continue
+        if read_regular(path, len(header)) == header:
+            found.append(path)
+    return found
