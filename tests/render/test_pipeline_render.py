@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from render_support import BASELINE, EXAMPLES, REPO
+from paths import REPO
+from render_support import BASELINE, EXAMPLES
 
 from renderer.cli import main
 from renderer.constants import TARGETS, Target
