@@ -9,7 +9,11 @@ In one run, on corpora generated deterministically into a temporary directory:
       worker (-j 1) and the default (-j: the CPUs available); beside it `kubeconform` on
       the same files with its default workers when a `kubeconform` binary is on PATH (the
       ratio is printed), and always the floor of PyYAML's C loader merely parsing every
-      file in one process;
+      file in one process. kubeconform validates offline against the schema locations
+      given with --kubeconform-schemas (or $KUBECONFORM_SCHEMA_LOCATION), every object
+      against a schema (the bench prints which file it takes for each kind, and
+      kubeconform's summary line); without one it uses its own remote default with
+      -ignore-missing-schemas, which skips the Dynamo kinds;
   (b) peak memory (the largest resident set of the lint process and of its workers) at
       1,000, 10,000 and 20,000 files of that corpus;
   (c) a single small file, cold, with --checkpoint (as the pre-commit hook runs it):
@@ -20,7 +24,7 @@ In one run, on corpora generated deterministically into a temporary directory:
       measures skipping more than linting), beside the C-loader parse of the same files.
 
     python bench/bench_lint.py [--runs N] [--cold-runs N] [--sizes 1000,10000]
-        [--memory-sizes 1000,10000,20000]
+        [--memory-sizes 1000,10000,20000] [--kubeconform-schemas LOCATION ...]
 
 Figures are printed, never asserted (tests do not time anything).
 """
@@ -166,10 +170,80 @@ def _ms(pair: tuple[float, float], argv: list[str] | None = None) -> str:
     return shown if cpu is None else f"{shown}, cpu {cpu * 1e3:.0f}"
 
 
-def _gitops(tmp: Path, sizes: list[int], runs: int) -> None:
+# kubeconform's own default: its fork of kubernetes-json-schema, fetched over HTTP per kind.
+_KUBECONFORM_DEFAULT = (
+    "https://raw.githubusercontent.com/yannh/kubernetes-json-schema/master/"
+    "{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}/"
+    "{{ .ResourceKind }}{{ .KindSuffix }}.json"
+)
+_TEMPLATE_FIELD = re.compile(r"{{\s*\.(\w+)\s*}}")
+_TOP_FIELD = re.compile(r"^(apiVersion|kind):[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
+_SUMMARY = re.compile(r"^Summary: .*$", re.MULTILINE)
+
+
+def _schema_path(location: str, kind: str, api_version: str) -> str:
+    """The file kubeconform reads for kind/apiVersion from `location` (its registry's
+    schemaPath, Kubernetes version "master", not strict): a folder without a template is
+    read as a copy of kubeconform's fork, {version}-standalone/{kind}{-group}{-version}.json."""
+    if not location.endswith("json"):
+        location += "/{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}"
+        location += "/{{ .ResourceKind }}{{ .KindSuffix }}.json"
+    group, _, version = api_version.rpartition("/")
+    suffix = "-" + (group.split(".")[0].lower() + "-" if group else "") + version.lower()
+    fields = {
+        "NormalizedKubernetesVersion": "master",
+        "StrictSuffix": "",
+        "ResourceKind": kind.lower(),
+        "ResourceAPIVersion": version,
+        "Group": group,
+        "KindSuffix": suffix,
+    }
+    return _TEMPLATE_FIELD.sub(lambda m: fields.get(m[1], m[0]), location)
+
+
+def _kinds(paths: list[Path]) -> list[tuple[str, str]]:
+    """(kind, apiVersion) of every top-level object of the one-object files."""
+    found: set[tuple[str, str]] = set()
+    for path in paths:
+        fields = dict(_TOP_FIELD.findall(path.read_text()))
+        found.add((fields.get("kind", "?"), fields.get("apiVersion", "?")))
+    return sorted(found)
+
+
+def _kubeconform_argv(kubeconform: str, locations: list[str], manifests: Path) -> list[str]:
+    """Full validation against the given schema locations; without one, kubeconform's
+    default (remote) location with the kinds it has no schema for skipped."""
+    if not locations:
+        return [kubeconform, "-summary", "-ignore-missing-schemas", str(manifests)]
+    flags = [arg for location in locations for arg in ("-schema-location", location)]
+    return [kubeconform, "-summary", *flags, str(manifests)]
+
+
+def _print_schemas(kubeconform: str, locations: list[str], paths: list[Path]) -> None:
+    version = subprocess.run([kubeconform, "-v"], capture_output=True, text=True, check=False)
+    print(f"  kubeconform {version.stdout.strip() or '(version unknown)'}: {kubeconform}")
+    if not locations:
+        print(f"  schemas: kubeconform's default location, {_KUBECONFORM_DEFAULT}")
+        print("  (objects without a schema there are skipped: -ignore-missing-schemas)")
+        return
+    print("  schemas, first location that has the file (full validation, none skipped):")
+    for kind, api_version in _kinds(paths):
+        candidates = [_schema_path(loc, kind, api_version) for loc in locations]
+        local = [c for c in candidates if not c.startswith(("http://", "https://"))]
+        found = next((c for c in local if Path(c).is_file()), None)
+        if found is not None:
+            shown = f"{found} ({Path(found).stat().st_size / 1e3:.0f} kB)"
+        elif len(local) < len(candidates):
+            shown = "a remote location: " + ", ".join(c for c in candidates if c not in local)
+        else:
+            shown = "NONE (kubeconform reports it as an error)"
+        print(f"    {kind} {api_version}: {shown}")
+
+
+def _gitops(tmp: Path, sizes: list[int], runs: int, schema_locations: list[str]) -> None:
     python = sys.executable
     kubeconform = shutil.which("kubeconform")
-    for files in sizes:
+    for index, files in enumerate(sizes):
         root = tmp / f"gitops-{files}"
         manifests, snapshots, size = corpus_gitops.generate(root, files)
         paths = sorted(manifests.rglob("*.yaml"))
@@ -191,7 +265,14 @@ def _gitops(tmp: Path, sizes: list[int], runs: int) -> None:
         if kubeconform is None:
             _row("kubeconform", "not on PATH", "(no ratio)")
             continue
-        kube_argv = [kubeconform, "-summary", "-ignore-missing-schemas", str(manifests)]
+        kube_argv = _kubeconform_argv(kubeconform, schema_locations, manifests)
+        if index == 0:
+            _print_schemas(kubeconform, schema_locations, paths)
+        shown = " ".join(kube_argv[1:-1])
+        print(f"  kubeconform command: kubeconform {shown} MANIFESTS")
+        result = subprocess.run(kube_argv, capture_output=True, text=True, check=False)
+        summary = _SUMMARY.search(result.stdout)
+        print(f"  kubeconform exit {result.returncode}; {summary[0] if summary else 'no summary'}")
         kube = _process(kube_argv, runs)
         _row("kubeconform (default workers), whole process", _ms(kube, kube_argv))
         _row("    ratio lint -j 1 / kubeconform (best)", f"{one[0] / kube[0]:.2f}x", "<= 1x")
@@ -200,6 +281,9 @@ def _gitops(tmp: Path, sizes: list[int], runs: int) -> None:
             f"{default[0] / kube[0]:.2f}x",
             "<= 1x",
         )
+        lint_cpu, kube_cpu = _CPU[tuple(lint)], _CPU[tuple(kube_argv)]
+        cpu_ratio = f"{lint_cpu / kube_cpu:.2f}x"
+        _row("    ratio lint default -j / kubeconform (best CPU time)", cpu_ratio)
 
 
 def _memory(tmp: Path, sizes: list[int]) -> None:
@@ -254,13 +338,27 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=20)
     parser.add_argument("--sizes", default="1000,10000", help="corpus sizes for (a)")
     parser.add_argument("--memory-sizes", default="1000,10000,20000", help="sizes for (b)")
+    parser.add_argument(
+        "--kubeconform-schemas",
+        action="append",
+        metavar="LOCATION",
+        help=(
+            "kubeconform -schema-location (repeatable): a folder laid out as kubeconform's"
+            " fork of kubernetes-json-schema (master-standalone/deployment-apps-v1.json, ...)"
+            " or a template ending in .json; default: $KUBECONFORM_SCHEMA_LOCATION, else"
+            " kubeconform's own remote location with missing schemas skipped"
+        ),
+    )
     opts = parser.parse_args()
+    env_location = os.environ.get("KUBECONFORM_SCHEMA_LOCATION")
+    locations = opts.kubeconform_schemas or ([env_location] if env_location else [])
     sys.path.insert(0, str(REPO))
     os.environ.pop("GITHUB_ACTIONS", None)
     print(f"cpus available {CPUS}; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
         _cold(opts.cold_runs)
-        _gitops(Path(tmp), [int(n) for n in opts.sizes.split(",") if n], opts.runs)
+        sizes = [int(n) for n in opts.sizes.split(",") if n]
+        _gitops(Path(tmp), sizes, opts.runs, locations)
         _memory(Path(tmp), [int(n) for n in opts.memory_sizes.split(",") if n])
         _skipped_mostly(Path(tmp), opts.runs)
 
