@@ -1,0 +1,32 @@
+"""Suite-wide set-up: bytecode for the child processes, and the inner loop's example budget."""
+
+from __future__ import annotations
+
+import compileall
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _inner_loop(config: pytest.Config) -> bool:
+    """True for the documented inner loop (-m "not slow") outside CI."""
+    if os.environ.get("CI"):
+        return False
+    markexpr = " ".join(str(config.getoption("markexpr") or "").split())
+    return "not slow" in markexpr
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import example_budget
+
+    example_budget.INNER_LOOP = _inner_loop(config)
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: the controller has compiled already
+    # Hundreds of tests run `python -m renderer` in a child process, and most environments
+    # that set PYTHONDONTWRITEBYTECODE (some tests set it for the child too) would have
+    # every child compile the whole package from source again. Compile it once here; a
+    # child only reads the bytecode, which Python checks against the source's mtime.
+    compileall.compile_dir(REPO / "renderer", quiet=2, force=False)
