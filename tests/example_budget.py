@@ -3,8 +3,8 @@
 The full suite (`python -m pytest`, and CI, which sets ``CI``) runs every test at the count
 written in it. The inner loop (`python -m pytest -m "not slow"`) runs the expensive
 generators (each example of the oracle differential tests is a child process) at a fifth
-of it: the same derandomized examples, the first ones of the full run, so a failure seen
-in the inner loop is also one of the full suite's. tests/conftest.py picks the mode.
+of it, still derandomized; a seeded loop (random.Random) runs a prefix of its full run.
+tests/conftest.py picks the mode.
 """
 
 from __future__ import annotations
