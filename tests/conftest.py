@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import compileall
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,12 @@ def _inner_loop(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     import example_budget
+
+    # pytest caches its assertion-rewritten test modules as bytecode unless
+    # PYTHONDONTWRITEBYTECODE is set; then every run (and every xdist worker) rewrites and
+    # compiles all of tests/ again, a large part of the inner loop's fixed cost. The caches
+    # go in the usual __pycache__ folders, which git ignores.
+    sys.dont_write_bytecode = False
 
     example_budget.INNER_LOOP = _inner_loop(config)
     if hasattr(config, "workerinput"):
