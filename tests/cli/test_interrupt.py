@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -107,9 +108,15 @@ def _exercise(
     make_old: Callable[[Path], None],
     seed: int,
 ) -> list[int | None]:
-    """Learn old/new states, then kill runs started from the old state at random delays."""
+    """Learn old/new states, then kill runs started from the old state at random delays.
+
+    The old state is made once and copied for each run: making it runs the command itself
+    (a render, a signing), and its output is deterministic, so a copy is the same state.
+    """
+    template = tmp_path / "old"
+    make_old(template)
     reference = tmp_path / "reference"
-    make_old(reference)
+    shutil.copytree(template, reference, symlinks=True)
     old = _snapshot_dir(reference / "out")
     start = time.perf_counter()
     done = subprocess.run(argv_for(reference), cwd=reference, capture_output=True, check=False)
@@ -120,7 +127,7 @@ def _exercise(
     codes = []
     for i, delay in enumerate(_kill_delays(full_run, seed)):
         work = tmp_path / f"kill{i}"
-        make_old(work)
+        shutil.copytree(template, work, symlinks=True)
         codes.append(_run_and_kill(argv_for(work), delay, work))
         _check_state(work / "out", old, new)
     return codes

@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import TESTS, VECTORS
@@ -54,7 +55,7 @@ def _example_checkpoints() -> list[Path]:
 
 SOURCES = SNAPSHOTS + _example_checkpoints()
 FUZZ = settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=True,  # CI runs are reproducible; change the seed locally to explore

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paths import HOSTILE, VECTORS
@@ -147,6 +148,19 @@ TRAVERSAL_DGDS = [
 ]
 
 
+def _corpus_params() -> list[Any]:
+    """The corpus files for the per-command tests: all of them in the full suite; the inner
+    loop (-m "not slow") keeps the first file of each stage, since every file and command is
+    a child process."""
+    first: dict[str, str] = {}
+    for name in sorted(CASES):
+        first.setdefault(CASES[name].stage, name)
+    keep = set(first.values())
+    return [
+        pytest.param(name, marks=() if name in keep else pytest.mark.slow) for name in sorted(CASES)
+    ]
+
+
 def _limits() -> None:  # runs in the child, before exec
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_SECONDS, CPU_LIMIT_SECONDS))
@@ -233,7 +247,7 @@ def test_table_covers_the_corpus() -> None:
         assert f"`{name}`" in readme, f"{name} is not described in tests/hardening/inputs/README.md"
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", _corpus_params())
 def test_binding_command(name: str, tmp_path: Path) -> None:
     case = CASES[name]
     path = _materialise(name, tmp_path)
@@ -281,7 +295,7 @@ def test_lint_unrelated_cases_hold_only_a_configmap(name: str) -> None:
     assert "\n---" not in text
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", _corpus_params())
 def test_lint_command(name: str, tmp_path: Path) -> None:
     case = CASES[name]
     path = _materialise(name, tmp_path)
@@ -331,7 +345,7 @@ def test_lint_skips_a_hostile_configmap_beside_a_dcd(name: str, tmp_path: Path) 
     assert "1 file (1 object)" in run.stderr
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", _corpus_params())
 def test_snapshot_sign_command(name: str, tmp_path: Path, signing_key: Path) -> None:
     case = CASES[name]
     path = _materialise(name, tmp_path)
@@ -447,6 +461,19 @@ BINDING_VALUES: list[tuple[str, bool, str]] = [
 _VALUE_IDS = [why for _, _, why in BINDING_VALUES]
 
 
+def _value_params() -> list[Any]:
+    """BINDING_VALUES for the child-process tests: all of them in the full suite; the inner
+    loop keeps the first malformed and the first well-formed wrong value and every sixth
+    (test_parse_binding_rejects_malformed_values checks every one in-process)."""
+    first = {must_reject: i for i, (_, must_reject, _) in reversed(list(enumerate(BINDING_VALUES)))}
+    return [
+        pytest.param(
+            *row, id=row[2], marks=() if i in first.values() or i % 6 == 0 else pytest.mark.slow
+        )
+        for i, row in enumerate(BINDING_VALUES)
+    ]
+
+
 @pytest.mark.parametrize(
     "value",
     [v for v, reject, _ in BINDING_VALUES if reject],
@@ -462,7 +489,7 @@ def test_parse_binding_rejects_malformed_values(value: str) -> None:
         binding.parse_binding(value)
 
 
-@pytest.mark.parametrize(("value", "must_reject", "why"), BINDING_VALUES, ids=_VALUE_IDS)
+@pytest.mark.parametrize(("value", "must_reject", "why"), _value_params())
 def test_binding_verify_never_accepts_a_wrong_value(
     value: str, must_reject: bool, why: str, tmp_path: Path
 ) -> None:
@@ -509,7 +536,7 @@ spec:
 MISMATCH_RULES = ("binding-malformed", "binding-replaced", "binding-stale", "binding-provenance")
 
 
-@pytest.mark.parametrize(("value", "must_reject", "why"), BINDING_VALUES, ids=_VALUE_IDS)
+@pytest.mark.parametrize(("value", "must_reject", "why"), _value_params())
 def test_lint_never_calls_a_wrong_value_fine(
     value: str, must_reject: bool, why: str, tmp_path: Path
 ) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from oracle_corpus import diff_paths
@@ -361,7 +362,7 @@ def _check(doc: dict[str, Any]) -> None:
 
 _SETTINGS = settings(
     derandomize=True,
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     database=None,
     # Each example runs the oracle; shrinking a failure would take minutes, and the
@@ -377,13 +378,13 @@ def test_alpha_variations_match_oracle(doc: dict[str, Any]) -> None:
     _check(doc)
 
 
-@settings(_SETTINGS, max_examples=15)
+@settings(_SETTINGS, max_examples=examples(15))
 @given(beta_dgds)
 def test_beta_variations_match_oracle(doc: dict[str, Any]) -> None:
     _check(doc)
 
 
-@settings(_SETTINGS, max_examples=25)
+@settings(_SETTINGS, max_examples=examples(25))
 @given(hub_origin_dgds)
 def test_hub_origin_variations_match_oracle(doc: dict[str, Any]) -> None:
     _check(doc)

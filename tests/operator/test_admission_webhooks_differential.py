@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -71,7 +72,7 @@ def _ours(doc: dict[str, Any], checkpoint: bool) -> list[str]:
 
 @settings(
     derandomize=True,
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     database=None,
     phases=(Phase.generate,),

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle_corpus import diff_paths
@@ -171,7 +172,7 @@ def _admitted(stderr: str) -> Any:
 
 
 @settings(
-    max_examples=50,
+    max_examples=examples(50),
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from oracle_corpus import diff_paths
 from ruamel.yaml import YAML
 from test_admission_conversion_differential import ORACLE
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.skipif(
 NAMESPACE = "dynamo"
 UID = "aaaaaaaa-1111-4222-8333-444444444444"
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0"
-EXAMPLES = 60
+EXAMPLES = examples(60, inner=24)
 JSON = dict[str, Any]
 # The oracle writes YAML 1.1: a hex hash like 6037e369 is a string there, a float in 1.2.
 _HEX = re.compile(r"^(\s*(?:- )?[^:#]+: )([0-9a-f]*e[0-9a-f]*)$", re.MULTILINE)
@@ -218,4 +219,4 @@ def test_checkpoint_mode_matches_the_oracle() -> None:
         seen[kind] = seen.get(kind, 0) + 1
     # The generator reaches both outcomes often enough for the comparison to mean something.
     assert seen.get("rendered", 0) >= EXAMPLES // 2
-    assert seen.get("refused", 0) >= 3
+    assert seen.get("refused", 0) >= max(1, EXAMPLES // 20)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from oracle_corpus import diff_paths
 from ruamel.yaml import YAML
@@ -100,7 +101,7 @@ def _check(doc: dict[str, Any]) -> str:
 
 _SETTINGS = settings(
     derandomize=True,
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -113,7 +114,7 @@ def test_alpha_variations_render_as_the_oracle(doc: dict[str, Any]) -> None:
     _check(doc)
 
 
-@settings(_SETTINGS, max_examples=25)
+@settings(_SETTINGS, max_examples=examples(25))
 @given(beta_dgds)
 def test_beta_variations_render_as_the_oracle(doc: dict[str, Any]) -> None:
     _check(doc)
@@ -241,5 +242,6 @@ def _broad_dgd(rnd: random.Random) -> dict[str, Any]:
 
 def test_broad_beta_variations_render_as_the_oracle() -> None:
     rnd = random.Random(13450)
-    outcomes = [_check(_broad_dgd(rnd)) for _ in range(70)]
-    assert outcomes.count("compared") >= 25, outcomes
+    count = examples(70)
+    outcomes = [_check(_broad_dgd(rnd)) for _ in range(count)]
+    assert outcomes.count("compared") >= count * 25 // 70, outcomes

@@ -13,6 +13,7 @@ the pre-scan must give exactly the kept objects of a full read.
 
 from __future__ import annotations
 
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -152,7 +153,7 @@ def _kept_kinds(data: bytes) -> list[str] | None:
     return [o.kind for o in objects if o.kind in KEPT]
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(streams())
 def test_prescan_never_skips_a_kept_kind(data: bytes) -> None:
     text = data.decode("utf-8").removeprefix("\ufeff")
