@@ -26,10 +26,11 @@ caller can fail closed naming the checkpoint the operator will look for.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from renderer.jsoncopy import deep_copy
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
@@ -225,7 +226,7 @@ def _info_from_object(ckpt: JSON) -> JSON:
     return {
         "Enabled": True,
         "Exists": True,
-        "GPUMemoryService": copy.deepcopy((ckpt.get("spec") or {}).get("gpuMemoryService")),
+        "GPUMemoryService": deep_copy((ckpt.get("spec") or {}).get("gpuMemoryService")),
         "Hash": checkpoint_id_of(ckpt),
         "ArtifactVersion": annotations.get(ARTIFACT_VERSION_ANNOTATION) or DEFAULT_ARTIFACT_VERSION,
         "CheckpointName": _meta(ckpt).get("name", ""),

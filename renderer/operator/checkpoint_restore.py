@@ -16,11 +16,11 @@ checkpoint ID, ``ArtifactVersion``, ``GPUMemoryService``, ...).
 
 from __future__ import annotations
 
-import copy
 import posixpath
 from dataclasses import dataclass
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import CheckpointStorageConfig
 from renderer.operator.graph_grove_meta import (
@@ -226,7 +226,7 @@ def _ensure_restore_startup_probe(container: JSON) -> None:
             "successThreshold": 1,
         }
         return
-    startup = copy.deepcopy(probe)
+    startup = deep_copy(probe)
     startup.pop("initialDelaySeconds", None)
     startup["periodSeconds"] = 1
     startup["failureThreshold"] = RESTORE_STARTUP_FAILURE_THRESHOLD

@@ -12,12 +12,12 @@ SHA-256, first 8 hex characters.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
 
 JSON = dict[str, Any]
@@ -200,7 +200,7 @@ def get_dcd_kube_annotations(dcd: JSON) -> dict[str, str]:
 
 def worker_hash_spec(dcd: JSON) -> JSON:
     """workerHashSpec: the DCD spec without replica, availability and autoscaling fields."""
-    spec = copy.deepcopy(dcd.get("spec") or {})
+    spec = deep_copy(dcd.get("spec") or {})
     for key in ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride"):
         spec.pop(key, None)
     return spec
