@@ -23,10 +23,8 @@ path: nothing is guessed.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 CORE = "k8s.io/api/core/v1."
@@ -56,8 +54,9 @@ class GoField:
 
 @functools.cache
 def _types() -> dict[str, Any]:
-    text = resources.files("renderer").joinpath("data", "dgd-types.json").read_text("utf-8")
-    types: dict[str, Any] = json.loads(text)["types"]
+    from renderer.packagedata import data_json
+
+    types: dict[str, Any] = data_json("dgd-types.json")["types"]
     return {
         name: {"fields": [_normalized(f) for f in spec["fields"]]} for name, spec in types.items()
     }
