@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import marshal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -26,8 +26,9 @@ def deep_copy(value: T) -> T:
     """`copy.deepcopy(value)` for JSON-like values (anything else is handed to it)."""
     kind = type(value)
     if kind is dict or kind is list:
+        tree: Any = value
         try:
-            copied: T = marshal.loads(marshal.dumps(value, 2))
+            copied: T = marshal.loads(marshal.dumps(tree, 2))
         except ValueError:  # something marshal cannot write (an object, a dict subclass)
             return copy.deepcopy(value)
         return copied
