@@ -16,8 +16,7 @@ first `bind`, with the Go type table, which is read and compiled then). See docs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderer.binding.checkpoint import (
     Checkpoint,
@@ -54,8 +53,7 @@ __all__ = [
 NONCANONICAL = "automatic checkpoint binding is not in canonical form (the operator accepts it):"
 
 
-@dataclass(frozen=True)
-class BoundCheckpoint:
+class BoundCheckpoint(NamedTuple):
     """A checkpoint with its binding, the exact text hashed, and what to warn about."""
 
     checkpoint: Checkpoint

@@ -17,8 +17,7 @@ checkpoint ID, ``ArtifactVersion``, ``GPUMemoryService``, ...).
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
@@ -53,8 +52,7 @@ class CheckpointRestoreError(ValueError):
     """The operator's error for this restore, or an input it needs the cluster for."""
 
 
-@dataclass(frozen=True)
-class Storage:
+class Storage(NamedTuple):
     """checkpointjob.Storage."""
 
     type: str = ""

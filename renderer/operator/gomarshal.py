@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 CORE = "k8s.io/api/core/v1."
 META = "k8s.io/apimachinery/pkg/apis/meta/v1."
@@ -42,8 +41,7 @@ class GoMarshalError(ValueError):
     """A value Go's typed decode/encode would reject, or a field this table does not know."""
 
 
-@dataclass(frozen=True)
-class GoField:
+class GoField(NamedTuple):
     """One JSON field of a Go struct: key, omitempty/omitzero and its type descriptor."""
 
     json: str

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import DGD_KIND
 from renderer.errors import BindingError, InputError
@@ -38,8 +38,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """One checkpointed component's snapshot (None: the operator creates it) and binding."""
 
     component: str
