@@ -10,7 +10,7 @@ secrets in the cluster (so image pull secret discovery finds nothing).
 Only the fields a rendering function reads are carried; a field keeps its Go json tag in the
 attribute docstring. Everything is immutable: derive variants with ``_replace``. The
 records are NamedTuples, not frozen dataclasses: every render builds this configuration,
-and creating eight frozen dataclass types cost about 10 ms of each cold start (their
+and creating eight frozen dataclass types cost 5 to 10 ms of each cold start (their
 methods are compiled from source at import), a NamedTuple type almost nothing.
 """
 
