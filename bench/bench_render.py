@@ -1,7 +1,7 @@
 """Render benchmark: a 25-component DGD with 10 checkpointed components, cold and warm.
 
 Cold: the whole process, `python -m renderer render DGD --checkpoint DIR [--target T]`,
-median and best of N runs (the target on a 2-core machine is under 300 ms), and the same
+median and best of N runs (the target on a 2-core machine is under 250 ms), and the same
 with jsonschema imported too (what schema validation would cost without the fast path).
 Warm: `render()` in this process, median of N runs. Also lists the heavy modules a cold
 render imports. Every snapshot carries the DGD's worker hash, so the run prints no

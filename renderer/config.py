@@ -37,7 +37,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from renderer.constants import TARGETS, Target
 from renderer.errors import InputError
@@ -72,8 +72,7 @@ _JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
 
 
-@dataclass(frozen=True)
-class RenderJob:
+class RenderJob(NamedTuple):
     """One DGD to render: its checkpoints, target, and the folder its output is kept in."""
 
     dgd: str
@@ -87,8 +86,7 @@ class RenderJob:
     namespace: str | None = None  # for DGDs without metadata.namespace
 
 
-@dataclass(frozen=True)
-class LintConfig:
+class LintConfig(NamedTuple):
     paths: tuple[str, ...] = ()
     checkpoints: tuple[str, ...] = ()
     strict: bool | None = None

@@ -55,8 +55,6 @@ _UNITS = {"h": 3600, "m": 60, "s": 1}
 
 def default_operator_config(**changes: Any) -> OperatorConfig:
     """The pinned defaults (checkpoint storage as the oracle's checkpoint mode sets it)."""
-    import dataclasses
-
     from renderer.operator.config import (
         DEFAULT_SECCOMP_PROFILE,
         CheckpointConfig,
@@ -77,7 +75,7 @@ def default_operator_config(**changes: Any) -> OperatorConfig:
         ),
         cleanup_image=DEFAULT_CLEANUP_IMAGE,
     )
-    return dataclasses.replace(OperatorConfig(checkpoint=checkpoint), **changes)
+    return OperatorConfig(checkpoint=checkpoint)._replace(**changes)
 
 
 def parse_duration(text: str) -> int | None:
@@ -135,8 +133,6 @@ def _mapping(value: Any, path: tuple[str | int, ...], keys: tuple[str, ...], fai
 
 def parse_operator_section(value: Any, fail: Fail) -> OperatorConfig:
     """The OperatorConfig the section describes; `fail(path, message)` builds the error."""
-    import dataclasses
-
     from renderer.operator.config import CheckpointSeccompConfig, GroveConfig, InfrastructureConfig
 
     path: tuple[str | int, ...] = ("operator",)
@@ -185,12 +181,11 @@ def parse_operator_section(value: Any, fail: Fail) -> OperatorConfig:
         cp_path = (*path, "checkpoint")
         cp = _mapping(section["checkpoint"], cp_path, CHECKPOINT_KEYS, fail)
         pvc = config.checkpoint.storage.pvc
-        pvc = dataclasses.replace(
-            pvc,
+        pvc = pvc._replace(
             pvc_name=_string(cp, "pvcName", cp_path, fail) if "pvcName" in cp else pvc.pvc_name,
             base_path=_string(cp, "basePath", cp_path, fail) if "basePath" in cp else pvc.base_path,
         )
-        storage = dataclasses.replace(config.checkpoint.storage, pvc=pvc)
+        storage = config.checkpoint.storage._replace(pvc=pvc)
         seccomp = config.checkpoint.seccomp
         if "seccompProfile" in cp:
             profile = _string(cp, "seccompProfile", cp_path, fail)
@@ -199,7 +194,5 @@ def parse_operator_section(value: Any, fail: Fail) -> OperatorConfig:
                 if profile
                 else CheckpointSeccompConfig(disabled=True)
             )
-        changes["checkpoint"] = dataclasses.replace(
-            config.checkpoint, storage=storage, seccomp=seccomp
-        )
-    return dataclasses.replace(config, **changes)
+        changes["checkpoint"] = config.checkpoint._replace(storage=storage, seccomp=seccomp)
+    return config._replace(**changes)

@@ -16,8 +16,7 @@ first `bind`, with the Go type table, which is read and compiled then). See docs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from renderer.binding.checkpoint import (
     Checkpoint,
@@ -54,8 +53,7 @@ __all__ = [
 NONCANONICAL = "automatic checkpoint binding is not in canonical form (the operator accepts it):"
 
 
-@dataclass(frozen=True)
-class BoundCheckpoint:
+class BoundCheckpoint(NamedTuple):
     """A checkpoint with its binding, the exact text hashed, and what to warn about."""
 
     checkpoint: Checkpoint
@@ -80,21 +78,11 @@ def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
     return cp, canonical, warnings
 
 
-def _sha256() -> Any:
-    """SHA-256: the interpreter's built-in one where it has it, which needs no OpenSSL
-    (hashlib loads OpenSSL: 2 to 3 ms of a hook's start-up); hashlib's elsewhere. The
-    digest is the same function; imported on first use, a lint with no snapshots needs
-    neither."""
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11
-    except ImportError:
-        from hashlib import sha256
-    return sha256
-
-
 def bind(obj: SourceObject) -> BoundCheckpoint:
     """Compute the binding of one DynamoCheckpoint exactly as the operator does."""
-    sha256 = _sha256()
+    from renderer.sha256 import sha256_type
+
+    sha256 = sha256_type()
     try:
         cp, canonical, warnings = _bind(obj)
     except BindingError:

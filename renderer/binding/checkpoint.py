@@ -8,8 +8,7 @@ words and in its order, why no binding can be computed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
 from renderer.constants import CHECKPOINT_KIND
@@ -37,8 +36,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Checkpoint:
+class Checkpoint(NamedTuple):
     """The binding-relevant view of one DynamoCheckpoint ("" / 0 where a field is absent)."""
 
     source: SourceObject

@@ -19,10 +19,8 @@ never guesses.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
@@ -473,9 +471,10 @@ def type_table() -> TypeTable:
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable data
     if _TABLE is None:
         from renderer.binding.objecttypes import EXTRA_ROOTS, EXTRA_TYPES
+        from renderer.packagedata import data_json
 
-        text = resources.files("renderer").joinpath("data", TABLE_RESOURCE).read_text("utf-8")
-        raw = json.loads(text)
+        shared = data_json(TABLE_RESOURCE)  # the operator emulation reads it too: copied
+        raw = {**shared, "types": dict(shared["types"]), "roots": dict(shared["roots"])}
         # The rest of the DynamoCheckpoint (identity, status): type-checked, never hashed.
         raw["types"].update(EXTRA_TYPES)
         raw["roots"].update(EXTRA_ROOTS)

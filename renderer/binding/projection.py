@@ -7,8 +7,7 @@ checked, then the projection is marshalled and hashed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderer.binding.checkpoint import Checkpoint
 from renderer.binding.gotypes import DecodeContext, type_table
@@ -27,8 +26,7 @@ from renderer.source.model import SourceObject
 SUPPORTED_API_VERSION = "nvidia.com/v1alpha1"
 
 
-@dataclass(frozen=True)
-class Projection:
+class Projection(NamedTuple):
     canonical: str
     warnings: tuple[str, ...]
 

@@ -11,7 +11,7 @@ does the same, so every caller gets that wording for "".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from renderer.errors import BindingFormatError
 
@@ -27,8 +27,7 @@ GENERATION_DIFFERS = "automatic checkpoint generation differs"
 PROVENANCE_DIFFERS = "automatic checkpoint provenance differs"
 
 
-@dataclass(frozen=True)
-class Binding:
+class Binding(NamedTuple):
     """A parsed (or computed) binding; `digest` is 64 lower-case hex."""
 
     uid: str

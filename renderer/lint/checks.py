@@ -7,7 +7,7 @@ says why a copy is refused in the operator's words; the rule ids are lint's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
@@ -26,8 +26,7 @@ NO_FIX_HINT = (
 )
 
 
-@dataclass(frozen=True)
-class Mismatch:
+class Mismatch(NamedTuple):
     rule: str
     workload: Workload
     copy: Copy

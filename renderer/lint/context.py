@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.errors import BindingFormatError, InputError
 from renderer.gojson import encode_string
@@ -49,8 +49,7 @@ class Snapshot:
     manual: bool = False  # not an automatic checkpoint: never bound, needs no binding
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     """The checkpoint a workload names, and the binding it must carry (None: unverifiable)."""
 
     name: str | None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, Snapshot, build_snapshots
@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 LINT_KINDS = frozenset({DCD_KIND, PCS_KIND, CHECKPOINT_KIND})
 
 
-@dataclass(frozen=True)
-class LintOptions:
+class LintOptions(NamedTuple):
     strict: bool = False  # warnings become errors
     trusted_keys: Sequence[TrustedKey] | None = None  # None: no signature check
     dgd: SourceObject | None = None  # with it, render-drift compares against a fresh render

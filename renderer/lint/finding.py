@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from renderer.source.model import Path, SourceObject
 
@@ -18,8 +18,7 @@ SET: Final = "set"  # write `value` at `path`, inserting the key (and its parent
 DELETE: Final = "delete"  # remove the key at `path`
 
 
-@dataclass(frozen=True)
-class FixAction:
+class FixAction(NamedTuple):
     """A machine-readable repair: one `set` or `delete` of one key of one object.
 
     Two findings may carry the same action (a stale clique binding and the map entry

@@ -26,10 +26,11 @@ caller can fail closed naming the checkpoint the operator will look for.
 
 from __future__ import annotations
 
-import copy
-import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from renderer.jsoncopy import deep_copy
+from renderer.sha256 import sha256_hex
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
@@ -79,7 +80,7 @@ def dgd_checkpoint_id(
     if worker_hash:
         parts.append('"workerHash":' + encode_string(worker_hash))
     data = "{" + ",".join(parts) + "}"
-    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return sha256_hex(data.encode("utf-8", "surrogatepass"))[:32]
 
 
 def checkpoint_name(checkpoint_id: str) -> str:
@@ -117,7 +118,7 @@ def compute_identity_hash(identity: JSON) -> str:
             + "}"
         )
     data = "{" + ",".join(parts) + "}"
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+    return sha256_hex(data.encode("utf-8"))[:16]
 
 
 def checkpoint_id_of(ckpt: JSON) -> str:
@@ -225,7 +226,7 @@ def _info_from_object(ckpt: JSON) -> JSON:
     return {
         "Enabled": True,
         "Exists": True,
-        "GPUMemoryService": copy.deepcopy((ckpt.get("spec") or {}).get("gpuMemoryService")),
+        "GPUMemoryService": deep_copy((ckpt.get("spec") or {}).get("gpuMemoryService")),
         "Hash": checkpoint_id_of(ckpt),
         "ArtifactVersion": annotations.get(ARTIFACT_VERSION_ANNOTATION) or DEFAULT_ARTIFACT_VERSION,
         "CheckpointName": _meta(ckpt).get("name", ""),

@@ -16,11 +16,10 @@ checkpoint ID, ``ArtifactVersion``, ``GPUMemoryService``, ...).
 
 from __future__ import annotations
 
-import copy
 import posixpath
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import CheckpointStorageConfig
 from renderer.operator.graph_grove_meta import (
@@ -53,8 +52,7 @@ class CheckpointRestoreError(ValueError):
     """The operator's error for this restore, or an input it needs the cluster for."""
 
 
-@dataclass(frozen=True)
-class Storage:
+class Storage(NamedTuple):
     """checkpointjob.Storage."""
 
     type: str = ""
@@ -226,7 +224,7 @@ def _ensure_restore_startup_probe(container: JSON) -> None:
             "successThreshold": 1,
         }
         return
-    startup = copy.deepcopy(probe)
+    startup = deep_copy(probe)
     startup.pop("initialDelaySeconds", None)
     startup["periodSeconds"] = 1
     startup["failureThreshold"] = RESTORE_STARTUP_FAILURE_THRESHOLD

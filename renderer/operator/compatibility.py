@@ -10,9 +10,8 @@ minor/patch, leading zeros in numbers) and compared by its ``Compare``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from renderer.operator import consts
 
@@ -20,8 +19,7 @@ _UINT64_MAX = 2**64 - 1
 _ALLOWED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
 
 
-@dataclass(frozen=True)
-class SemVer:
+class SemVer(NamedTuple):
     """A parsed version: numbers and the pre-release (build metadata never compares)."""
 
     major: int
@@ -115,8 +113,7 @@ def _compare_pre_part(s: str, o: str) -> int:
     return 1 if si > oi else -1
 
 
-@dataclass(frozen=True)
-class Gate:
+class Gate(NamedTuple):
     """Gate: a feature on for DGDs first created by operator ``min_origin_version`` or later."""
 
     name: str

@@ -7,8 +7,7 @@ returning corev1 JSON dicts (fresh values every call)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from renderer.operator import consts
 
@@ -19,8 +18,7 @@ KUBE_DISCOVERY_MODE_POD = "pod"
 KUBE_DISCOVERY_MODE_CONTAINER = "container"
 
 
-@dataclass(frozen=True)
-class DiscoveryContext:
+class DiscoveryContext(NamedTuple):
     """Resolved discovery settings (backend from annotation or config; kube mode)."""
 
     backend: str
@@ -59,8 +57,7 @@ def new_discovery_context(
     )
 
 
-@dataclass(frozen=True)
-class ComponentContext:
+class ComponentContext(NamedTuple):
     """ComponentContext (Go field names in snake_case); ``epp_config`` is the JSON dict."""
 
     number_of_nodes: int

@@ -8,13 +8,15 @@ version 1.5.0 (the chart appVersion the defaulting webhook stamps) and no docker
 secrets in the cluster (so image pull secret discovery finds nothing).
 
 Only the fields a rendering function reads are carried; a field keeps its Go json tag in the
-attribute docstring. Everything is frozen: derive variants with ``dataclasses.replace``.
-Other helpers may append fields here in small commits.
+attribute docstring. Everything is immutable: derive variants with ``_replace``. The
+records are NamedTuples, not frozen dataclasses: every render builds this configuration,
+and creating eight frozen dataclass types cost 5 to 10 ms of each cold start (their
+methods are compiled from source at import), a NamedTuple type almost nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 #: v1alpha1.DefaultSeccompProfile
 DEFAULT_SECCOMP_PROFILE = "profiles/block-iouring.json"
@@ -22,8 +24,7 @@ DEFAULT_SECCOMP_PROFILE = "profiles/block-iouring.json"
 DEFAULT_OPERATOR_VERSION = "1.5.0"
 
 
-@dataclass(frozen=True)
-class InfrastructureConfig:
+class InfrastructureConfig(NamedTuple):
     """``infrastructure``: addresses injected as env (empty = not injected)."""
 
     nats_address: str = ""  # natsAddress
@@ -32,8 +33,7 @@ class InfrastructureConfig:
     prometheus_endpoint: str = ""  # prometheusEndpoint
 
 
-@dataclass(frozen=True)
-class GroveConfig:
+class GroveConfig(NamedTuple):
     """``orchestrators.grove``."""
 
     enabled: bool | None = None  # enabled (nil = auto-detect)
@@ -41,16 +41,14 @@ class GroveConfig:
     termination_delay_seconds: int = 15 * 60
 
 
-@dataclass(frozen=True)
-class CheckpointSeccompConfig:
+class CheckpointSeccompConfig(NamedTuple):
     """``checkpoint.seccomp``."""
 
     disabled: bool = False
     profile: str = ""
 
 
-@dataclass(frozen=True)
-class CheckpointPVCConfig:
+class CheckpointPVCConfig(NamedTuple):
     """``checkpoint.storage.pvc``."""
 
     pvc_name: str = ""  # pvcName
@@ -61,21 +59,19 @@ class CheckpointPVCConfig:
     access_mode: str = ""  # accessMode
 
 
-@dataclass(frozen=True)
-class CheckpointStorageConfig:
+class CheckpointStorageConfig(NamedTuple):
     """``checkpoint.storage``."""
 
     type: str = ""
-    pvc: CheckpointPVCConfig = field(default_factory=CheckpointPVCConfig)
+    pvc: CheckpointPVCConfig = CheckpointPVCConfig()
 
 
-@dataclass(frozen=True)
-class CheckpointConfig:
+class CheckpointConfig(NamedTuple):
     """``checkpoint``; ``seccomp`` None is Go's nil pointer."""
 
     enabled: bool = False
     seccomp: CheckpointSeccompConfig | None = None
-    storage: CheckpointStorageConfig = field(default_factory=CheckpointStorageConfig)
+    storage: CheckpointStorageConfig = CheckpointStorageConfig()
     cleanup_image: str = ""  # cleanupImage
 
     def effective_seccomp_profile(self) -> str:
@@ -87,8 +83,7 @@ class CheckpointConfig:
         return self.seccomp.profile or DEFAULT_SECCOMP_PROFILE
 
 
-@dataclass(frozen=True)
-class FeatureGates:
+class FeatureGates(NamedTuple):
     """internal/features Gates as the oracle fixes them (no cluster discovery)."""
 
     checkpoint: bool = False
@@ -101,8 +96,7 @@ class FeatureGates:
     gpu_discovery: bool = False
 
 
-@dataclass(frozen=True)
-class OperatorConfig:
+class OperatorConfig(NamedTuple):
     """OperatorConfiguration (+ gates and version) as the oracle renders with it."""
 
     #: namespace.restricted (the oracle sets the DGD namespace).
@@ -111,14 +105,14 @@ class OperatorConfig:
     discovery_backend: str = "kubernetes"
     #: gpu.discoveryEnabled (defaults.go: true; the oracle: false).
     gpu_discovery_enabled: bool = False
-    infrastructure: InfrastructureConfig = field(default_factory=InfrastructureConfig)
-    grove: GroveConfig = field(default_factory=GroveConfig)
+    infrastructure: InfrastructureConfig = InfrastructureConfig()
+    grove: GroveConfig = GroveConfig()
     #: mpi.sshSecretName / mpi.sshSecretNamespace (empty by default).
     mpi_ssh_secret_name: str = ""
     mpi_ssh_secret_namespace: str = ""
-    checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
+    checkpoint: CheckpointConfig = CheckpointConfig()
     #: ingress.hostSuffix etc. are not on the pod-spec path; add when needed.
-    gates: FeatureGates = field(default_factory=FeatureGates)
+    gates: FeatureGates = FeatureGates()
     #: The version the defaulting webhook stamps as the origin-version annotation.
     operator_version: str = DEFAULT_OPERATOR_VERSION
     #: False: the cluster holds no docker-registry secrets, so discovery adds none.

@@ -18,10 +18,10 @@ and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reprodu
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.typed_json import NotReproducedError
 
 ANN_DGD_SPEC = "nvidia.com/dgd-spec"
@@ -89,7 +89,7 @@ def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
         return None
     services = spec.get("services") or {}
     found = services.get(component_name)
-    return copy.deepcopy(found) if isinstance(found, dict) else None
+    return deep_copy(found) if isinstance(found, dict) else None
 
 
 # --- hub -> alpha (ConvertToDynamoComponentDeploymentSharedSpec) ------------------------
@@ -125,7 +125,7 @@ def resources_from_native(r: Obj | None) -> Obj | None:
     if limits is not None:
         out["limits"] = limits
     if r.get("claims"):
-        out["claims"] = copy.deepcopy(r["claims"])
+        out["claims"] = deep_copy(r["claims"])
     return out or None
 
 
@@ -144,7 +144,7 @@ def resources_to_native(r: Obj) -> Obj:
     """resourcesToNative: alpha Resources -> corev1 requirements (bad quantities dropped)."""
     out: Obj = {}
     if r.get("claims"):
-        out["claims"] = copy.deepcopy(r["claims"])
+        out["claims"] = deep_copy(r["claims"])
     for key in ("requests", "limits"):
         item = r.get(key)
         if item is None:
@@ -261,11 +261,11 @@ def _restored_default_frontend_sidecar(src: Obj, restored: Obj | None) -> Obj | 
 
 def _frontend_sidecar_from_container(ctr: Obj, origin: Obj) -> Obj:
     """frontendSidecarSpecFromContainer."""
-    out = copy.deepcopy(origin)
+    out = deep_copy(origin)
     out["image"] = ctr.get("image", "")
     for key, src_key in (("args", "args"), ("envs", "env")):
         if ctr.get(src_key):
-            out[key] = copy.deepcopy(ctr[src_key])
+            out[key] = deep_copy(ctr[src_key])
         else:
             out.pop(key, None)
     env_from = ctr.get("envFrom") or []
@@ -289,9 +289,9 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
     restored_sidecar = _restored_default_frontend_sidecar(src, restored)
     if pod_tpl is None:  # decomposeMissingPodTemplate
         if restored_sidecar is not None:
-            dst["frontendSidecar"] = copy.deepcopy(restored_sidecar)
+            dst["frontendSidecar"] = deep_copy(restored_sidecar)
         return
-    pod_tpl = copy.deepcopy(pod_tpl)
+    pod_tpl = deep_copy(pod_tpl)
     meta = pod_tpl.get("metadata") or {}
     if meta.get("annotations") or meta.get("labels"):
         dst["extraPodMetadata"] = {
@@ -302,7 +302,7 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
     other: list[Obj] = []
     for c in spec.get("containers") or []:
         if c.get("name") == MAIN and main is None:
-            main = copy.deepcopy(c)
+            main = deep_copy(c)
             continue
         other.append(c)
     if restored_sidecar is not None:  # restoreFrontendSidecarFromPodTemplate
@@ -312,7 +312,7 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
             dst["frontendSidecar"] = _frontend_sidecar_from_container(found, restored_sidecar)
             other = [c for c in other if c.get("name") != name]
         else:
-            dst["frontendSidecar"] = copy.deepcopy(restored_sidecar)
+            dst["frontendSidecar"] = deep_copy(restored_sidecar)
     if main is not None:
         resources = resources_from_native(main.get("resources"))
         if resources is not None:
@@ -420,31 +420,31 @@ def spoke_save(src: Obj) -> Obj:
         save["subComponentType"] = sub
     for key in ("dynamoNamespace", "autoscaling", "ingress"):
         if src.get(key) is not None:
-            save[key] = copy.deepcopy(src[key])
+            save[key] = deep_copy(src[key])
     for key in ("annotations", "labels"):
         if src.get(key):
             save[key] = dict(src[key])
     if src.get("envFromSecret") is not None:
         save["envFromSecret"] = src["envFromSecret"]
     if src.get("resources") is not None and resources_need_preservation(src["resources"]):
-        save["resources"] = copy.deepcopy(src["resources"])
+        save["resources"] = deep_copy(src["resources"])
     mounts = src.get("volumeMounts") or []
     if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
-        save["volumeMounts"] = copy.deepcopy(mounts)
+        save["volumeMounts"] = deep_copy(mounts)
     if shm_needs_preservation(src.get("sharedMemory")):
-        save["sharedMemory"] = copy.deepcopy(src["sharedMemory"])
+        save["sharedMemory"] = deep_copy(src["sharedMemory"])
     epm = src.get("extraPodMetadata")
     if epm is not None and not epm.get("annotations") and not epm.get("labels"):
-        save["extraPodMetadata"] = copy.deepcopy(epm)
+        save["extraPodMetadata"] = deep_copy(epm)
     eps = src.get("extraPodSpec")
     if eps is not None and needs_eps_preservation(eps):
-        save["extraPodSpec"] = copy.deepcopy(eps)
+        save["extraPodSpec"] = deep_copy(eps)
     for key in ("scalingAdapter", "gpuMemoryService", "failover"):
         value = src.get(key)
         if value is not None and not value.get("enabled"):
-            save[key] = copy.deepcopy(value)
+            save[key] = deep_copy(value)
     if src.get("frontendSidecar") is not None:
-        save["frontendSidecar"] = copy.deepcopy(src["frontendSidecar"])
+        save["frontendSidecar"] = deep_copy(src["frontendSidecar"])
     _save_main_container_origins(src, save)  # includeOriginSplits is true for the carrier
     return save
 
@@ -462,22 +462,22 @@ def _save_main_container_origins(src: Obj, save: Obj) -> None:
     if main.get("name"):
         ensure()["name"] = main["name"]
     if src.get("envs") or main.get("env"):
-        set_or_drop(save, "envs", copy.deepcopy(src.get("envs") or None))
-        set_or_drop(ensure(), "env", copy.deepcopy(main.get("env") or None))
+        set_or_drop(save, "envs", deep_copy(src.get("envs") or None))
+        set_or_drop(ensure(), "env", deep_copy(main.get("env") or None))
     if src.get("envFromSecret") is not None or main.get("envFrom"):
         if src.get("envFromSecret") is not None:
             save["envFromSecret"] = src["envFromSecret"]
-        set_or_drop(ensure(), "envFrom", copy.deepcopy(main.get("envFrom") or None))
+        set_or_drop(ensure(), "envFrom", deep_copy(main.get("envFrom") or None))
     if src.get("resources") is not None or semantic_form(main.get("resources")):
-        set_or_drop(save, "resources", copy.deepcopy(src.get("resources")))
-        ensure()["resources"] = copy.deepcopy(main.get("resources") or {})
+        set_or_drop(save, "resources", deep_copy(src.get("resources")))
+        ensure()["resources"] = deep_copy(main.get("resources") or {})
     if src.get("volumeMounts") or main.get("volumeMounts"):
-        set_or_drop(save, "volumeMounts", copy.deepcopy(src.get("volumeMounts") or None))
-        set_or_drop(ensure(), "volumeMounts", copy.deepcopy(main.get("volumeMounts") or None))
+        set_or_drop(save, "volumeMounts", deep_copy(src.get("volumeMounts") or None))
+        set_or_drop(ensure(), "volumeMounts", deep_copy(main.get("volumeMounts") or None))
     for probe in ("livenessProbe", "readinessProbe"):
         if src.get(probe) is not None or main.get(probe) is not None:
-            set_or_drop(save, probe, copy.deepcopy(src.get(probe)))
-            set_or_drop(ensure(), probe, copy.deepcopy(main.get(probe)))
+            set_or_drop(save, probe, deep_copy(src.get(probe)))
+            set_or_drop(ensure(), probe, deep_copy(main.get(probe)))
 
 
 def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:

@@ -9,8 +9,7 @@ module does not reproduce are refused by ``check_restorable`` with the annotatio
 
 from __future__ import annotations
 
-import copy
-
+from renderer.jsoncopy import deep_copy
 from renderer.operator.dcd_alpha import (
     ANN_DGD_SPEC,
     FRONTEND_SIDECAR,
@@ -78,7 +77,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
         dst["subComponentType"] = preserved["subComponentType"]
     for key in ("dynamoNamespace", "autoscaling", "ingress"):
         if dst.get(key) is None and preserved.get(key) is not None:
-            dst[key] = copy.deepcopy(preserved[key])
+            dst[key] = deep_copy(preserved[key])
     for key in ("annotations", "labels"):
         if not dst.get(key) and preserved.get(key):
             dst[key] = dict(preserved[key])
@@ -89,7 +88,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
         if dshm is None or (
             pshm.get("disabled") and dshm.get("disabled") and quantity_is_zero(dshm.get("size"))
         ):
-            dst["sharedMemory"] = copy.deepcopy(pshm)
+            dst["sharedMemory"] = deep_copy(pshm)
     presources = preserved.get("resources")
     if (
         main_present
@@ -99,7 +98,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
             resources_to_native(dst.get("resources") or {}), resources_to_native(presources)
         )
     ):
-        dst["resources"] = copy.deepcopy(presources)
+        dst["resources"] = deep_copy(presources)
     _restore_env_from_secret(dst, preserved, main_present)
     pepm = preserved.get("extraPodMetadata")
     if (
@@ -108,10 +107,10 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
         and not pepm.get("annotations")
         and not pepm.get("labels")
     ):
-        dst["extraPodMetadata"] = copy.deepcopy(pepm)
+        dst["extraPodMetadata"] = deep_copy(pepm)
     peps = preserved.get("extraPodSpec")
     if peps is not None and needs_eps_preservation(peps) and dst.get("extraPodSpec") is None:
-        dst["extraPodSpec"] = copy.deepcopy(peps)
+        dst["extraPodSpec"] = deep_copy(peps)
     _restore_main_container_field_origins(dst, preserved, main_present)
     dmain = (dst.get("extraPodSpec") or {}).get("mainContainer")
     pmain = (peps or {}).get("mainContainer")
@@ -121,7 +120,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
     for key in ("scalingAdapter", "gpuMemoryService", "failover", "checkpoint"):
         value = preserved.get(key)
         if dst.get(key) is None and value is not None and not value.get("enabled"):
-            dst[key] = copy.deepcopy(value)
+            dst[key] = deep_copy(value)
 
 
 def _restore_env_from_secret(dst: Obj, preserved: Obj, main_present: bool) -> None:
@@ -237,15 +236,15 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
         return main
 
     if same("env") and (preserved.get("envs") or pmain.get("env")):
-        set_or_drop(dst, "envs", copy.deepcopy(preserved.get("envs")))
-        set_or_drop(ensure(), "env", copy.deepcopy(pmain.get("env")))
+        set_or_drop(dst, "envs", deep_copy(preserved.get("envs")))
+        set_or_drop(ensure(), "env", deep_copy(pmain.get("env")))
     if preserved.get("envFromSecret") is not None and same("envFrom"):
         dst["envFromSecret"] = preserved["envFromSecret"]
     if same("resources") and (
         preserved.get("resources") is not None or semantic_form(pmain.get("resources"))
     ):
-        set_or_drop(dst, "resources", copy.deepcopy(preserved.get("resources")))
-        ensure()["resources"] = copy.deepcopy(pmain.get("resources") or {})
+        set_or_drop(dst, "resources", deep_copy(preserved.get("resources")))
+        ensure()["resources"] = deep_copy(pmain.get("resources") or {})
     current_mounts = _without_cache_mounts(current.get("volumeMounts"), dst.get("volumeMounts"))
     wanted_mounts = _without_cache_mounts(wanted.get("volumeMounts"), preserved.get("volumeMounts"))
     if _origins_match_native(wanted_mounts, current_mounts) and (
@@ -261,11 +260,11 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
             )
             or None,
         )
-        set_or_drop(ensure(), "volumeMounts", copy.deepcopy(pmain.get("volumeMounts")) or None)
+        set_or_drop(ensure(), "volumeMounts", deep_copy(pmain.get("volumeMounts")) or None)
     for probe in ("livenessProbe", "readinessProbe"):
         if same(probe) and (preserved.get(probe) is not None or pmain.get(probe) is not None):
-            set_or_drop(dst, probe, copy.deepcopy(preserved.get(probe)))
-            set_or_drop(ensure(), probe, copy.deepcopy(pmain.get(probe)))
+            set_or_drop(dst, probe, deep_copy(preserved.get(probe)))
+            set_or_drop(ensure(), probe, deep_copy(pmain.get(probe)))
 
 
 def _flat_key(mount: Obj) -> tuple[str, str]:
@@ -291,21 +290,21 @@ def _restore_mount_origins(
     preserved: list[Obj], current: list[Obj], preserved_main: list[Obj]
 ) -> list[Obj]:
     """restorePreservedVolumeMountOrigins."""
-    out = [copy.deepcopy(m) for m in preserved if not m.get("useAsCompilationCache")]
+    out = [deep_copy(m) for m in preserved if not m.get("useAsCompilationCache")]
     main_keys = {_native_key(m) for m in preserved_main}
     for mount in current:
         key = _flat_key(mount)
         if not mount.get("useAsCompilationCache"):
             if key in main_keys or any(_flat_key(o) == key for o in out):
                 continue
-            out.append(copy.deepcopy(mount))
+            out.append(deep_copy(mount))
             continue
         for existing in out:
             if _flat_key(existing) == key:
                 existing["useAsCompilationCache"] = True
                 break
         else:
-            out.append(copy.deepcopy(mount))
+            out.append(deep_copy(mount))
     return out
 
 

@@ -11,12 +11,14 @@ pod resource claim).
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from renderer.operator import consts
 from renderer.operator.backend import BackendError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 JSON = dict[str, Any]
 
@@ -25,23 +27,25 @@ CLAIM_NAME: Final = "intrapod-shared-gpu"
 #: DefaultDeviceClassName: the NVIDIA DRA driver's GPU DeviceClass.
 DEFAULT_DEVICE_CLASS_NAME: Final = "gpu.nvidia.com"
 
+# a suffix's factor as (numerator, denominator): fractions is imported only when a
+# quantity is read exactly
 _SUFFIXES: Final = {
-    "": Fraction(1),
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 10**3),
-    "k": Fraction(10**3),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
-    "Ki": Fraction(2**10),
-    "Mi": Fraction(2**20),
-    "Gi": Fraction(2**30),
-    "Ti": Fraction(2**40),
-    "Pi": Fraction(2**50),
-    "Ei": Fraction(2**60),
+    "": (1, 1),
+    "n": (1, 10**9),
+    "u": (1, 10**6),
+    "m": (1, 10**3),
+    "k": (10**3, 1),
+    "M": (10**6, 1),
+    "G": (10**9, 1),
+    "T": (10**12, 1),
+    "P": (10**15, 1),
+    "E": (10**18, 1),
+    "Ki": (2**10, 1),
+    "Mi": (2**20, 1),
+    "Gi": (2**30, 1),
+    "Ti": (2**40, 1),
+    "Pi": (2**50, 1),
+    "Ei": (2**60, 1),
 }
 
 
@@ -74,6 +78,8 @@ def remove_gpu_resources(resources: JSON | None) -> None:
 
 def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
     """A Quantity's exact value and its canonical text (what ``q.String()`` prints)."""
+    from fractions import Fraction
+
     from renderer.binding.quantity import QuantityError, marshal_quantity
 
     try:
@@ -87,7 +93,7 @@ def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
     amount = Fraction(number)
     if exponent is not None:
         return amount * Fraction(10) ** int(exponent), text
-    return amount * _SUFFIXES[suffix or ""], text
+    return amount * Fraction(*_SUFFIXES[suffix or ""]), text
 
 
 @cache

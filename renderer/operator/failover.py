@@ -13,10 +13,10 @@ vLLM's side-channel, KV-event and master ports staggered.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts, dra
 from renderer.operator.backend import BACKEND_FRAMEWORK_VLLM, BackendError
 from renderer.operator.gms import ENV_SOCKET_DIR, SERVER_MODULE
@@ -85,7 +85,7 @@ def apply_gms_shared_resources(pod_spec: JSON, container: JSON, rank: int) -> No
 
 def gms_weight_server_pod_spec(base_pod_spec: JSON, rank: int, gpu_count: int) -> JSON:
     """gmsWeightServerPodSpec: the rank's GMS server pod from a copy of the engine's spec."""
-    pod_spec = copy.deepcopy(base_pod_spec)
+    pod_spec = deep_copy(base_pod_spec)
     if not pod_spec.get("containers"):
         return pod_spec
     container = pod_spec["containers"][0]
@@ -309,7 +309,7 @@ _ENGINE_REPLACED_ENV: Final = frozenset(
 
 def build_engine_container(base: JSON, engine_id: int, system_port: int) -> JSON:
     """buildEngineContainer: a copy of main with its own name, port, env and probe port."""
-    engine = copy.deepcopy(base)
+    engine = deep_copy(base)
     engine["name"] = f"engine-{engine_id}"
     port_name = f"system-{engine_id}"
     engine["ports"] = [{"protocol": "TCP", "name": port_name, "containerPort": system_port}]

@@ -9,9 +9,9 @@ volume, mount or env var of the operator's name is replaced, not duplicated.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.dra import CLAIM_NAME, remove_gpu_resources
 
 JSON = dict[str, Any]
@@ -87,4 +87,4 @@ def container(name: str, module: str, image: str) -> JSON:
     }
     if image:
         built["image"] = image
-    return copy.deepcopy(built)
+    return deep_copy(built)

@@ -23,11 +23,8 @@ path: nothing is guessed.
 from __future__ import annotations
 
 import functools
-import json
 import re
-from dataclasses import dataclass
-from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 CORE = "k8s.io/api/core/v1."
 META = "k8s.io/apimachinery/pkg/apis/meta/v1."
@@ -44,8 +41,7 @@ class GoMarshalError(ValueError):
     """A value Go's typed decode/encode would reject, or a field this table does not know."""
 
 
-@dataclass(frozen=True)
-class GoField:
+class GoField(NamedTuple):
     """One JSON field of a Go struct: key, omitempty/omitzero and its type descriptor."""
 
     json: str
@@ -56,8 +52,9 @@ class GoField:
 
 @functools.cache
 def _types() -> dict[str, Any]:
-    text = resources.files("renderer").joinpath("data", "dgd-types.json").read_text("utf-8")
-    types: dict[str, Any] = json.loads(text)["types"]
+    from renderer.packagedata import data_json
+
+    types: dict[str, Any] = data_json("dgd-types.json")["types"]
     return {
         name: {"fields": [_normalized(f) for f in spec["fields"]]} for name, spec in types.items()
     }

@@ -20,9 +20,9 @@ never modified; the merged value is returned.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.gomarshal import (
     FIELDS_V1,
     INT_OR_STRING,
@@ -70,12 +70,12 @@ def _merge(dst: Any, src: Any, desc: dict[str, Any], path: str) -> Any:
         if src is None:
             return dst
         if dst is None:
-            return copy.deepcopy(src)
+            return deep_copy(src)
         return _merge(dst, src, desc["elem"], path)
     if kind == "slice":
         if src is None or len(src) == 0:
             return dst
-        return copy.deepcopy(src)
+        return deep_copy(src)
     if kind == "map":
         return _merge_map(dst, src, desc, path)
     # string, bool, ints: set unless the source is empty
@@ -90,7 +90,7 @@ def _merge_map(dst: Any, src: Any, desc: dict[str, Any], path: str) -> Any:
         raise MergeError(f"{path}: merging a map of {elem_kind} values is not reproduced")
     out = dict(dst) if dst is not None else {}
     for key, value in src.items():
-        out[key] = copy.deepcopy(value)  # overwrite: the source element always lands
+        out[key] = deep_copy(value)  # overwrite: the source element always lands
     return out
 
 
@@ -106,7 +106,7 @@ def _merge_struct(dst: Any, src: Any, desc: dict[str, Any], path: str) -> Any:
         )
     if name in {TIME, FIELDS_V1}:
         # No mergeable fields: mergo assigns src (a struct is never "empty").
-        return copy.deepcopy(src) if src is not None else dst
+        return deep_copy(src) if src is not None else dst
     fields = struct_fields(name)
     base = dict(dst) if dst is not None else {}
     if src is None:

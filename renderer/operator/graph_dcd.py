@@ -15,10 +15,10 @@ reproduce raise :class:`NotReproducedError`; the operator's own failures raise
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
 from renderer.operator.graph_env import is_worker_component, merge_envs
 from renderer.operator.graph_errors import DCDGenerationError
@@ -129,7 +129,7 @@ def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
     # corev1.EnvVar is a value: a DCD must not share env entries with the DGD or another DCD.
     main = get_main_container(component)
     if main is not None and main.get("env"):
-        main["env"] = copy.deepcopy(main["env"])
+        main["env"] = deep_copy(main["env"])
 
 
 # --- GenerateDynamoComponentsDeployments ----------------------------------------------------
@@ -227,7 +227,7 @@ def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
 ) -> JSON:
     """generateSingleDCD: one component's DynamoComponentDeployment."""
     meta = parent_dgd.get("metadata") or {}
-    spec: JSON = copy.deepcopy(component)
+    spec: JSON = deep_copy(component)
     if backend_framework:
         spec["backendFramework"] = backend_framework
     else:

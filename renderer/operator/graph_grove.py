@@ -17,10 +17,10 @@ message naming the field.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
 from renderer.operator.graph_env import (
@@ -98,7 +98,7 @@ def generate_grove_pod_clique_set(
     its checkpoint.CheckpointInfo (Go field names: ``Enabled``, ``Exists``, ``Ready``,
     ``CheckpointName``, ``StartupPolicy``, ``RestoreTargetContainers``, ...).
     """
-    render_dgd = copy.deepcopy(admitted_dgd)
+    render_dgd = deep_copy(admitted_dgd)
     if worker_hash:
         apply_grove_worker_hash_suffix(render_dgd, worker_hash)
     pcs = generate_grove_pod_clique_set_for(render_dgd, config, None, {}, checkpoint_info)
@@ -200,7 +200,7 @@ def generate_grove_pod_clique_set_for(
     scaling_groups: list[JSON] = []
     claim_templates: list[JSON] = []
     for original in components:
-        component = copy.deepcopy(original)
+        component = deep_copy(original)
         name = str(component.get("name") or "")
         propagate_dgd_annotations(dgd_annotations, component)
         pod_template = ensure_pod_template(component)

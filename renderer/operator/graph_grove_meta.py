@@ -15,7 +15,6 @@ component type and the ``nvidia.com/dgd-spec`` payload the conversion keeps.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -26,6 +25,7 @@ from renderer.operator.v1beta1_helpers import (
     get_pod_template_annotations,
     get_pod_template_labels,
 )
+from renderer.sha256 import sha256_hex
 
 JSON = dict[str, Any]
 
@@ -165,7 +165,7 @@ def add_base_model_label(labels: dict[str, str], model_ref: JSON | None) -> None
     """AddBaseModelLabel: the first 8 hex of SHA-256 of ``modelRef.name``."""
     if not isinstance(model_ref, dict) or not model_ref.get("name"):
         return
-    digest = hashlib.sha256(str(model_ref["name"]).encode("utf-8")).hexdigest()
+    digest = sha256_hex(str(model_ref["name"]).encode("utf-8"))
     labels[consts.KUBE_LABEL_DYNAMO_BASE_MODEL_HASH] = digest[:8]
 
 

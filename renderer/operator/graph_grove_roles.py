@@ -14,8 +14,7 @@ Component helpers here are the v1beta1 API methods the Grove path calls
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderer.operator import consts
 from renderer.operator.graph_grove_meta import GroveError
@@ -55,8 +54,7 @@ BACKEND_SGLANG = "sglang"
 CLIQUE_STARTUP_EXPLICIT = "CliqueStartupTypeExplicit"
 
 
-@dataclass(frozen=True)
-class ServiceRole:
+class ServiceRole(NamedTuple):
     """ServiceRole: one clique a component renders (name before lowercasing)."""
 
     name: str

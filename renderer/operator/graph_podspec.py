@@ -26,10 +26,10 @@ The result is the typed Go value as a dict (not yet marshalled): pass it through
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.component_common import (
     ComponentContext,
@@ -117,7 +117,7 @@ def merge_container_by_name(base: JSON, override: JSON | None) -> JSON:
     """
     if override is None:
         return base
-    user = copy.deepcopy(override)
+    user = deep_copy(override)
     user["name"] = consts.MAIN_CONTAINER_NAME
     base_env = base.get("env")
     try:
@@ -127,7 +127,7 @@ def merge_container_by_name(base: JSON, override: JSON | None) -> JSON:
     merged["env"] = merge_envs(base_env, user.get("env"))
     for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
         if user.get(probe) is not None:
-            merged[probe] = copy.deepcopy(user[probe])
+            merged[probe] = deep_copy(user[probe])
     merged["name"] = consts.MAIN_CONTAINER_NAME
     return merged
 
@@ -268,7 +268,7 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
     )
     sidecars: list[JSON] = []
     if pod_template is not None:
-        override = copy.deepcopy(template_spec)
+        override = deep_copy(template_spec)
         sidecars = [
             c
             for c in override.get("containers") or []
@@ -427,7 +427,7 @@ def merge_frontend_sidecar_defaults(
         base["name"] = sidecar_name
         base_env = base.get("env")
         try:
-            merged: JSON = merge_override(base, copy.deepcopy(user), "Container")
+            merged: JSON = merge_override(base, deep_copy(user), "Container")
         except MergeError as exc:
             raise PodSpecError(
                 f"failed to merge frontend sidecar {sidecar_name!r}: {exc}"
@@ -467,7 +467,7 @@ def generate_pod_spec_for_component(  # noqa: PLR0917 - Go parameter order
         raise PodSpecError("component is nil")
     if dynamo_deployment is None:
         raise PodSpecError("dynamoDeployment is nil")
-    component = copy.deepcopy(component)
+    component = deep_copy(component)
     apply_dgd_template_defaults(component, dynamo_deployment, grove_cluster_topology_domains)
     if operator_config is None:
         operator_config = OperatorConfig(discovery_backend="")

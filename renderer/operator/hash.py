@@ -12,13 +12,13 @@ SHA-256, first 8 hex characters.
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import json
 import re
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
+from renderer.sha256 import sha256_hex
 
 JSON = dict[str, Any]
 DGD_WORKER_HASH_PLACEHOLDER = "worker-hash-placeholder"
@@ -91,7 +91,7 @@ def resolved_runtime_version_for_hash(component: JSON | None) -> str:
 
 def hash_model_name(name: str) -> str:
     """HashModelName: the first 8 hex characters of SHA-256 of the model name."""
-    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return sha256_hex(name.encode("utf-8", "surrogatepass"))[:8]
 
 
 def _dcd_alpha_spec(dcd: JSON) -> JSON:
@@ -200,7 +200,7 @@ def get_dcd_kube_annotations(dcd: JSON) -> dict[str, str]:
 
 def worker_hash_spec(dcd: JSON) -> JSON:
     """workerHashSpec: the DCD spec without replica, availability and autoscaling fields."""
-    spec = copy.deepcopy(dcd.get("spec") or {})
+    spec = deep_copy(dcd.get("spec") or {})
     for key in ("replicas", "minAvailable", "scalingAdapter", "runtimeVersionOverride"):
         spec.pop(key, None)
     return spec
@@ -263,4 +263,4 @@ def compute_dgd_workers_spec_hash(dgd: JSON | None) -> str:
         dgd, None, None, RollingUpdateContext(new_worker_hash=DGD_WORKER_HASH_PLACEHOLDER)
     )
     document = worker_hash_document(dcds)
-    return hashlib.sha256(document.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return sha256_hex(document.encode("utf-8", "surrogatepass"))[:8]

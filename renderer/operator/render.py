@@ -69,15 +69,18 @@ def render_operator(
     *,
     checkpoints: Sequence[JSON] = (),
     dgd_uid: str | None = None,
+    worker_hash: str | None = None,
 ) -> OperatorResult:
     """Render ``admitted_dgd`` as the pinned operator does; OperatorRenderError if it refuses.
 
     ``checkpoints`` are DynamoCheckpoint objects (plain dicts) the controller can read in
     checkpoint mode (``config.checkpoint.enabled``); objects without a namespace are taken as
     the DGD's. ``dgd_uid`` is the live DGD's UID (see checkpoint_id.dgd_uid_for).
+    ``worker_hash`` is ``compute_dgd_workers_spec_hash(admitted_dgd)`` when the caller has
+    it already (it does not depend on the uid set here: the DCDs it hashes carry none), so
+    the worker DCDs are not generated twice.
     """
-    import copy
-
+    from renderer.jsoncopy import deep_copy
     from renderer.operator import consts as c
     from renderer.operator.graph_dcd import (
         DCDGenerationError,
@@ -87,7 +90,7 @@ def render_operator(
     )
     from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
 
-    dgd = copy.deepcopy(admitted_dgd)
+    dgd = deep_copy(admitted_dgd)
     namespace = (dgd.get("metadata") or {}).get("namespace", "")
     objects = [_with_namespace(o, namespace) for o in checkpoints]
     uid, uid_source = "", ""
@@ -97,10 +100,11 @@ def render_operator(
         uid, uid_source = dgd_uid_for(dgd, objects, dgd_uid)
         if uid and not (dgd.get("metadata") or {}).get("uid"):
             dgd.setdefault("metadata", {})["uid"] = uid
-    try:
-        worker_hash = compute_dgd_workers_spec_hash(dgd)
-    except (WorkerHashError, DCDGenerationError) as err:
-        raise OperatorRenderError(f"compute worker hash: {err}") from None
+    if worker_hash is None:
+        try:
+            worker_hash = compute_dgd_workers_spec_hash(dgd)
+        except (WorkerHashError, DCDGenerationError) as err:
+            raise OperatorRenderError(f"compute worker hash: {err}") from None
 
     resolution: dict[str, CheckpointResolution] = {}
     infos: dict[str, JSON] = {}

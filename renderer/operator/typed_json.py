@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 import math
-from importlib import resources
 from typing import Any
+
+from renderer.gojson import encode_string
 
 MODULE = "github.com/ai-dynamo/dynamo/deploy/operator"
 V1BETA1 = MODULE + "/api/v1beta1."
@@ -38,6 +39,11 @@ _TYPE_META = {
     ]
 }
 _FLAT: dict[str, list[dict[str, Any]]] = {}
+# Per struct name, computed once from the immutable tables: its JSON field names, and the
+# text of its zero value; per field name, its `"name":` prefix.
+_KNOWN: dict[str, frozenset[str]] = {}
+_ZERO_STRUCT: dict[str, str] = {}
+_KEY_TEXT: dict[str, str] = {}
 
 
 class NotReproducedError(ValueError):
@@ -52,13 +58,14 @@ class NotReproducedError(ValueError):
 def _types() -> dict[str, Any]:
     global _TYPES  # noqa: PLW0603 - one process-wide cache of immutable package data
     if _TYPES is None:
-        data = resources.files("renderer").joinpath("data")
-        core = json.loads(data.joinpath("binding-types.json").read_text("utf-8"))["types"]
-        ops = json.loads(data.joinpath("operator-types.json").read_text("utf-8"))["types"]
+        from renderer.packagedata import data_json
+
+        core = data_json("binding-types.json")["types"]
+        ops = data_json("operator-types.json")["types"]
         merged = dict(core)
         # The corev1 structs at k8s.io/api v0.36.2, the version the pinned operator builds
         # with (binding-types.json is v0.34.3; v0.36 added PodSpec.schedulingGroup).
-        dgd = json.loads(data.joinpath("dgd-types.json").read_text("utf-8"))["types"]
+        dgd = data_json("dgd-types.json")["types"]
         merged.update({k: _plain(v) for k, v in dgd.items() if k.startswith(CORE_V1)})
         merged.update(ops)  # the pinned source wins over the hand-transcribed Dynamo entries
         merged.setdefault("k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta", _TYPE_META)
@@ -132,13 +139,28 @@ def _zero_text(desc: dict[str, Any]) -> str:
         return "null"
     if name == INT_OR_STRING:
         return "0"
-    return encode_struct({}, name, "")
+    text = _ZERO_STRUCT.get(name)
+    if text is None:
+        text = _ZERO_STRUCT[name] = encode_struct({}, name, "")
+    return text
+
+
+def _known(name: str) -> frozenset[str]:
+    known = _KNOWN.get(name)
+    if known is None:
+        known = _KNOWN[name] = frozenset(f["json"] for f in _fields(name))
+    return known
+
+
+def _key_text(key: str) -> str:
+    text = _KEY_TEXT.get(key)
+    if text is None:
+        text = _KEY_TEXT[key] = encode_string(key) + ":"
+    return text
 
 
 def encode(value: Any, desc: dict[str, Any], path: str) -> str:
     """Go's JSON text for ``value`` as the Go type ``desc`` (a type-table descriptor)."""
-    from renderer.gojson import encode_string
-
     kind = desc["kind"]
     if value is None and kind in ("ptr", "slice", "map", "bytes"):
         return "null"
@@ -188,7 +210,7 @@ def encode(value: Any, desc: dict[str, Any], path: str) -> str:
 def _raw_json(value: Any, path: str) -> str:
     """apiextensionsv1.JSON: its raw bytes, as the YAML->JSON decode wrote them (keys sorted,
     integers as integers, floats in Go's float64 form), compacted and HTML-escaped."""
-    from renderer.gojson import encode_string, format_float
+    from renderer.gojson import format_float
 
     if value is None:
         return "null"
@@ -217,8 +239,6 @@ def _raw_json(value: Any, path: str) -> str:
 
 
 def _encode_marshaler(value: Any, name: str, path: str) -> str:
-    from renderer.gojson import encode_string
-
     if name == QUANTITY:
         from renderer.binding.quantity import QuantityError, marshal_quantity
 
@@ -252,14 +272,12 @@ def encode_struct(
 
     ``also_omitempty`` names fields a custom MarshalJSON re-tags as omitempty.
     """
-    from renderer.gojson import encode_string
-
     if not isinstance(value, dict):
         raise NotReproducedError(f"expected an object, found {type(value).__name__}", path)
     if name == EXTRA_POD_SPEC:
         return _encode_extra_pod_spec(value, path)
     fields = _fields(name)
-    known = {f["json"] for f in fields}
+    known = _known(name)
     for key in value:
         if key not in known:
             raise NotReproducedError(
@@ -270,22 +288,21 @@ def encode_struct(
     for spec in fields:
         key = spec["json"]
         desc = spec["type"]
-        sub = f"{path}.{key}" if path else key
         omitempty = spec.get("omitempty") or key in also_omitempty
         if key not in value or (value[key] is None and desc["kind"] != "external"):
             if omitempty and desc["kind"] != "struct":
                 continue
             if spec.get("omitzero"):
                 continue
-            parts.append(encode_string(key) + ":" + _zero_text(desc))
+            parts.append(_key_text(key) + _zero_text(desc))
             continue
         item = value[key]
         if omitempty and _is_empty(item, desc):
             continue
-        text = encode(item, desc, sub)
+        text = encode(item, desc, f"{path}.{key}" if path else key)
         if spec.get("omitzero") and text == _zero_text(desc):
             continue
-        parts.append(encode_string(key) + ":" + text)
+        parts.append(_key_text(key) + text)
     return "{" + ",".join(parts) + "}"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import CHECKPOINT_KIND, DEFAULT_MAX_BYTES, DGD_KIND
 from renderer.errors import UsageError
@@ -46,8 +46,7 @@ class LintRequest:
     jobs: int | None = None  # worker processes for a large input; None: the CPUs available
 
 
-@dataclass(frozen=True)
-class LintOutcome:
+class LintOutcome(NamedTuple):
     """The findings left, the --fix report, and whether the run fails."""
 
     result: LintResult  # after --fix: of the files as they are now, with the fix counts

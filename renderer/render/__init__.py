@@ -29,7 +29,6 @@ nothing partial. Pure: no I/O.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -98,9 +97,9 @@ def _checkpointing(config: OperatorConfig) -> OperatorConfig:
 
     if config.checkpoint.enabled and config.gates.checkpoint:
         return config
-    gates: FeatureGates = dataclasses.replace(config.gates, checkpoint=True)
-    checkpoint = dataclasses.replace(config.checkpoint, enabled=True)
-    return dataclasses.replace(config, gates=gates, checkpoint=checkpoint)
+    gates: FeatureGates = config.gates._replace(checkpoint=True)
+    checkpoint = config.checkpoint._replace(enabled=True)
+    return config._replace(gates=gates, checkpoint=checkpoint)
 
 
 def _checkpoints_anything(admitted: JSON) -> bool:
@@ -235,6 +234,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
             cfg,
             checkpoints=resolution.operator_inputs,
             dgd_uid=resolution.dgd_uid or None,
+            worker_hash=worker_hash,
         )
     except AdmissionError as exc:
         raise admission_error(dgd, exc) from None

@@ -21,13 +21,13 @@ own test, renderer.binding.checkpoint.is_manual) needs no binding, whatever its 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import DGD_KIND
 from renderer.errors import BindingError, InputError
+from renderer.jsoncopy import deep_copy
 from renderer.keys import CHECKPOINT_ID_LABEL
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
@@ -38,8 +38,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """One checkpointed component's snapshot (None: the operator creates it) and binding."""
 
     component: str
@@ -177,7 +176,7 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
         uid_from = "a snapshot's controller ownerReference" if uid else ""
     # The operator reads DynamoCheckpoints of the DGD's namespace only.
     local = [cp for cp in checkpoints if (cp.namespace or namespace) == namespace]
-    res = Resolution([copy.deepcopy(cp.source.data) for cp in local], uid, warnings=warnings)
+    res = Resolution([deep_copy(cp.source.data) for cp in local], uid, warnings=warnings)
     used: set[int] = set()
     for component in (admitted.get("spec") or {}).get("components") or []:
         cfg = _checkpoint_config(component)
@@ -387,7 +386,7 @@ def _unverified(  # noqa: PLR0917
     )
     placeholder_id = dgd_checkpoint_id(namespace, dgd_name, "", name, hash_for_id)
     placeholder = checkpoint_name(placeholder_id)
-    given = copy.deepcopy(found.source.data)
+    given = deep_copy(found.source.data)
     meta = given.setdefault("metadata", {})
     meta["name"] = placeholder
     meta.pop("ownerReferences", None)

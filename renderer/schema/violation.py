@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from renderer.source.model import Path
 
@@ -25,8 +25,7 @@ def json_path(path: Path) -> str:
     return "".join(parts)
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(NamedTuple):
     """A value that breaks a schema rule; `sort_key` orders a report by position."""
 
     file: str

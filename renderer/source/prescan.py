@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
+from typing import NamedTuple
 
 from renderer.source.text import count_breaks
 
@@ -173,8 +173,7 @@ def _closes(text: str, start: int, end: int) -> bool:
     return verdict
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """A slice of the file holding whole documents, with where it starts."""
 
     text: str

@@ -8,7 +8,6 @@ operator's own error text is expected where it has one (graph.go, checkpoint sto
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import re
 from typing import Any
@@ -27,7 +26,7 @@ def _case(name: str) -> OracleCase:
 
 
 def _render(case: OracleCase, dgd: JSON, **config_changes: Any) -> JSON:
-    config = dataclasses.replace(case.config(), **config_changes)
+    config = case.config()._replace(**config_changes)
     return generate_grove_pod_clique_set(
         dgd, config, case.worker_hash(), checkpoint_info=case.checkpoint_infos()
     )
@@ -77,7 +76,7 @@ def test_ready_wait_checkpoint_without_configured_storage_is_refused() -> None:
     """Storage discovery from the snapshot agent's DaemonSets needs the cluster."""
     case = _case("beta-checkpoint-wait-ready")
     config = case.config()
-    checkpoint = dataclasses.replace(config.checkpoint, storage=type(config.checkpoint.storage)())
+    checkpoint = config.checkpoint._replace(storage=type(config.checkpoint.storage)())
     with pytest.raises(GroveError, match="discovering the checkpoint storage"):
         _render(case, case.admitted_dgd(), checkpoint=checkpoint)
 

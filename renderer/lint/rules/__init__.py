@@ -11,9 +11,8 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from renderer.lint.context import LintContext
@@ -37,8 +36,7 @@ RULE_MODULES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     id: str
     severity: Severity
     summary: str  # first line of the docstring

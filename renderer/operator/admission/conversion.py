@@ -18,10 +18,10 @@ plugin parameters).
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.admission.conversion_spec import (
     convert_from_dynamo_component_deployment_shared_spec,
     convert_from_provider_override,
@@ -51,7 +51,7 @@ def convert_to(src: dict[str, Any]) -> dict[str, Any]:
     dst: dict[str, Any] = {"apiVersion": _HUB_API_VERSION}
     if "kind" in src:
         dst["kind"] = src["kind"]
-    meta = copy.deepcopy(src.get("metadata") or {})
+    meta = deep_copy(src.get("metadata") or {})
     annotations = meta.get("annotations") or {}
     restored = restore_dgd_hub_spec(annotations.get(ANN_DGD_SPEC))
     _scrub_dgd_internal_annotations(meta)
@@ -144,7 +144,7 @@ def convert_from_dynamo_graph_deployment_spec(
         ("envs", "env"),
     ):
         if alpha in src:
-            dst[beta] = copy.deepcopy(src[alpha])
+            dst[beta] = deep_copy(src[alpha])
     if "providerOverride" in src:
         dst["providerOverride"] = convert_from_provider_override(src["providerOverride"])
     if "restart" in src:
@@ -161,10 +161,10 @@ def convert_from_dynamo_graph_deployment_spec(
         exp: dict[str, Any] = {}
         if "kvTransferPolicy" in src["experimental"]:
             # The same five fields in both versions.
-            exp["kvTransferPolicy"] = copy.deepcopy(src["experimental"]["kvTransferPolicy"])
+            exp["kvTransferPolicy"] = deep_copy(src["experimental"]["kvTransferPolicy"])
         dst["experimental"] = exp
     if src.get("pvcs"):
-        save["pvcs"] = copy.deepcopy(src["pvcs"])
+        save["pvcs"] = deep_copy(src["pvcs"])
     restored_components: dict[str, Any] = {}
     for comp in (restored or {}).get("components") or []:
         restored_components[comp.get("name", "")] = comp  # the last of a name wins
@@ -222,7 +222,7 @@ def _convert_from_restart(src: dict[str, Any]) -> dict[str, Any]:
     if "id" in src:
         dst["id"] = src["id"]
     if "strategy" in src:
-        dst["strategy"] = copy.deepcopy(src["strategy"])  # type and order, unchanged
+        dst["strategy"] = deep_copy(src["strategy"])  # type and order, unchanged
     return dst
 
 
@@ -238,17 +238,17 @@ def convert_from_dynamo_graph_deployment_status(src: dict[str, Any] | None) -> d
             k: src["placement"][k] for k in ("state", "score") if k in src["placement"]
         }
     if src.get("conditions"):
-        dst["conditions"] = copy.deepcopy(src["conditions"])
+        dst["conditions"] = deep_copy(src["conditions"])
     if src.get("services"):
         dst["components"] = {
             name: _convert_from_service_replica_status(svc) for name, svc in src["services"].items()
         }
     if "restart" in src:
-        dst["restart"] = copy.deepcopy(src["restart"])  # observedID, phase, inProgress
+        dst["restart"] = deep_copy(src["restart"])  # observedID, phase, inProgress
     if src.get("checkpoints"):
-        dst["checkpoints"] = copy.deepcopy(src["checkpoints"])  # the same four fields
+        dst["checkpoints"] = deep_copy(src["checkpoints"])  # the same four fields
     if "rollingUpdate" in src:
-        ru = copy.deepcopy(src["rollingUpdate"])
+        ru = deep_copy(src["rollingUpdate"])
         if "updatedServices" in ru:
             ru["updatedComponents"] = ru.pop("updatedServices")
         dst["rollingUpdate"] = ru
@@ -256,7 +256,7 @@ def convert_from_dynamo_graph_deployment_status(src: dict[str, Any] | None) -> d
 
 
 def _component_names_to_hub(svc: dict[str, Any]) -> list[str] | None:
-    names = copy.deepcopy(svc.get("componentNames"))
+    names = deep_copy(svc.get("componentNames"))
     if not names and svc.get("componentName"):
         names = [svc["componentName"]]
     return names
@@ -298,7 +298,7 @@ def save_dgd_alpha_only_status(src: dict[str, Any] | None) -> dict[str, Any]:
         if svc.get("componentName"):
             entry["componentName"] = svc["componentName"]
         if svc.get("componentNames") is not None:
-            entry["componentNames"] = copy.deepcopy(svc["componentNames"])
+            entry["componentNames"] = deep_copy(svc["componentNames"])
         save.setdefault("services", {})[name] = entry
     return save
 

@@ -12,9 +12,9 @@ Sparse values throughout (see dgd_types).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.admission.dgd_types import CORE, struct_type
 from renderer.operator.admission.goreflect import is_semantic_zero, mergo_merge
 
@@ -74,14 +74,14 @@ def restore_shared_hub_only_fields(
     _restore_frontend_sidecar(dst, preserved)
     exp = preserved.get("experimental")
     if "experimental" not in dst and _experimental_is_hub_only_shape(exp):
-        dst["experimental"] = copy.deepcopy(exp)
+        dst["experimental"] = deep_copy(exp)
     elif (
         "experimental" in dst
         and exp is not None
         and "grove" not in dst["experimental"]
         and "grove" in exp
     ):
-        dst["experimental"]["grove"] = copy.deepcopy(exp["grove"])
+        dst["experimental"]["grove"] = deep_copy(exp["grove"])
 
 
 def _experimental_is_hub_only_shape(exp: dict[str, Any] | None) -> bool:
@@ -109,8 +109,8 @@ def restore_shared_pod_template_hub_only_fields(
     """restoreSharedPodTemplateHubOnlyFields."""
     saved = preserved.get("podTemplate")
     if saved is None:
-        return copy.deepcopy(semantic)
-    out = copy.deepcopy(semantic) if semantic is not None else {}
+        return deep_copy(semantic)
+    out = deep_copy(semantic) if semantic is not None else {}
     _drop_generated_compilation_cache_mount(out, saved, cache, src)
     _drop_generated_main_container(out, saved, cache, src)
     _restore_missing_containers(out, saved, src)
@@ -160,7 +160,7 @@ def _drop_generated_main_container(
     for i, c in enumerate(containers):
         if c.get("name", "") != MAIN:
             continue
-        probe = copy.deepcopy(c)
+        probe = deep_copy(c)
         if cache is not None and probe.get("volumeMounts") is not None:
             name, path = cache.get("pvcName", ""), cache.get("mountPath", "")
             probe["volumeMounts"] = [
@@ -181,7 +181,7 @@ def _restore_missing_containers(
             continue
         if name == SIDECAR and "frontendSidecar" not in src:
             continue  # the generated sidecar's live field is gone: the remainder is stale
-        _set_containers(out, [*_containers(out), copy.deepcopy(c)])
+        _set_containers(out, [*_containers(out), deep_copy(c)])
 
 
 def _restore_existing_sidecar(
@@ -197,7 +197,7 @@ def _restore_existing_sidecar(
     for i, c in enumerate(containers):
         if c.get("name", "") != SIDECAR:
             continue
-        extra = copy.deepcopy(saved_sidecar)
+        extra = deep_copy(saved_sidecar)
         for key in ("name", "image", "args", "env"):
             extra.pop(key, None)
         if extra.get("envFrom"):
@@ -215,7 +215,7 @@ def _restore_sidecar_env_from(
 ) -> list[dict[str, Any]] | None:
     secret = fs.get("envFromSecret")
     if not secret:
-        return copy.deepcopy(saved) or None
+        return deep_copy(saved) or None
     current = current or []
     if (
         len(current) != 1
@@ -226,7 +226,7 @@ def _restore_sidecar_env_from(
         or saved[0]["secretRef"].get("name", "") != secret
     ):
         return None
-    out = copy.deepcopy(saved)
+    out = deep_copy(saved)
     out[0]["secretRef"]["name"] = current[0]["secretRef"]["name"]
     return out
 
@@ -251,12 +251,12 @@ def _restore_container_order(out: dict[str, Any], saved: dict[str, Any]) -> None
 
 def _restore_metadata(out: dict[str, Any], saved: dict[str, Any]) -> None:
     current = out.get("metadata") or {}
-    meta = copy.deepcopy(saved.get("metadata") or {})
+    meta = deep_copy(saved.get("metadata") or {})
     meta.pop("labels", None)
     meta.pop("annotations", None)
     for key in ("labels", "annotations"):
         if current.get(key) is not None:
-            meta[key] = copy.deepcopy(current[key])
+            meta[key] = deep_copy(current[key])
     if meta:
         out["metadata"] = meta
     else:
@@ -284,7 +284,7 @@ def _restore_flat_volume_mount_fields(
             continue
         found = _find_preserved_mount(saved_main["volumeMounts"], name, path)
         if found is not None:
-            restored = copy.deepcopy(found)
+            restored = deep_copy(found)
             restored.pop("name", None)
             restored.pop("mountPath", None)
             if name:

@@ -12,9 +12,9 @@ DGD conversion writes to the ``nvidia.com/dgd-spec`` annotation).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
 from renderer.operator.admission.goreflect import (
@@ -44,7 +44,7 @@ def _set(d: dict[str, Any], key: str, value: Any) -> None:
 
 
 def _clone(v: Any) -> Any:
-    return copy.deepcopy(v)
+    return deep_copy(v)
 
 
 def convert_from_dynamo_component_deployment_shared_spec(

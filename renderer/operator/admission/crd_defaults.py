@@ -14,10 +14,11 @@ before the recursion, so a defaulted object gets its own nested defaults too.
 
 from __future__ import annotations
 
-import copy
 import json
 from importlib import resources
 from typing import Any
+
+from renderer.jsoncopy import deep_copy
 
 _SCHEMAS: dict[str, Any] | None = None
 
@@ -36,7 +37,7 @@ def apply_crd_defaults(obj: dict[str, Any], version: str) -> dict[str, Any]:
     ``version`` is ``v1alpha1`` or ``v1beta1``; a KeyError for anything else.
     """
     schema = _schemas()[version]
-    out = copy.deepcopy(obj)
+    out = deep_copy(obj)
     default(out, schema)
     return out
 
@@ -51,7 +52,7 @@ def default(x: Any, s: dict[str, Any] | None) -> None:
             if "default" not in prop or prop["default"] is None:
                 continue
             if key not in x or (x[key] is None and not prop.get("nullable", False)):
-                x[key] = copy.deepcopy(prop["default"])
+                x[key] = deep_copy(prop["default"])
         extra = s.get("additionalProperties")
         for key, value in x.items():
             if key in props:

@@ -14,9 +14,9 @@ On a v1beta1 DGD JSON dict (after conversion and CRD defaults), in the operator'
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.admission import provideroverride as po
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def default(dgd: dict[str, Any], config: OperatorConfig | None = None) -> dict[s
     from renderer.operator.config import OperatorConfig
 
     cfg = config if config is not None else OperatorConfig()
-    out = copy.deepcopy(dgd)
+    out = deep_copy(dgd)
     provider = default_workload_provider(out, cfg.gates.grove)
     spec = out.setdefault("spec", {})
     if spec.get("providerOverride") is not None:

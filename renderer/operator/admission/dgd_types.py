@@ -20,9 +20,7 @@ take it); ``encode`` is ``json.Marshal``; ``dumps`` the compact bytes Go writes.
 
 from __future__ import annotations
 
-import json
 import re
-from importlib import resources
 from typing import Any
 
 from renderer.operator.admission.errors import AdmissionError, NotReproducedError, PathTuple
@@ -48,8 +46,9 @@ def table() -> dict[str, Any]:
     """The packaged type table (read once)."""
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable package data
     if _TABLE is None:
-        text = resources.files("renderer").joinpath("data", "dgd-types.json").read_text("utf-8")
-        _TABLE = json.loads(text)
+        from renderer.packagedata import data_json
+
+        _TABLE = data_json("dgd-types.json")
     return _TABLE
 
 

@@ -14,9 +14,9 @@ presence, so both comparisons can be answered from them.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.admission.dgd_types import struct_fields
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
 
@@ -84,7 +84,7 @@ def is_semantic_zero(v: Any, t: dict[str, Any]) -> bool:
 
 def mergo_merge(dst: Any, src: Any, t: dict[str, Any], path: PathTuple = ()) -> Any:
     """The merged value (``dst`` after mergo.Merge with override); inputs are not mutated."""
-    return _merge(copy.deepcopy(dst), copy.deepcopy(src), t, path)
+    return _merge(deep_copy(dst), deep_copy(src), t, path)
 
 
 def _empty(v: Any, t: dict[str, Any]) -> bool:

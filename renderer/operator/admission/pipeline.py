@@ -19,9 +19,9 @@ A refusal raises ``AdmissionError`` with the operator's text; what is not reprod
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
+from renderer.jsoncopy import deep_copy
 from renderer.operator.admission.errors import AdmissionError
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def admit_with_warnings(
     root = {"kind": "struct", "name": roots[version]}
     hub_root = {"kind": "struct", "name": roots["v1beta1"]}
 
-    raw = copy.deepcopy(dgd)
+    raw = deep_copy(dgd)
     metadata = raw.get("metadata")
     if not isinstance(metadata, dict):
         metadata = {} if metadata is None else metadata

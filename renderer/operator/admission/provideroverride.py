@@ -13,8 +13,7 @@ Dynamo ownership boundary.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderer.operator.admission.fielderrors import go_quote as _q
 
@@ -35,8 +34,7 @@ class TargetError(ValueError):
     """ExpectedTarget's error (its text becomes a Forbidden detail)."""
 
 
-@dataclass(frozen=True)
-class ValueError_:
+class ValueError_(NamedTuple):
     """provideroverride.ValueError: a dotted path inside override.value and its detail."""
 
     path: str

@@ -8,10 +8,12 @@ power-limit annotation and the elastic-EP Ray launch detection.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from renderer.operator.admission import provideroverride as po
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 MAIN_CONTAINER_NAME = "main"
 GMS_INTRA_POD = "IntraPod"
@@ -197,6 +199,8 @@ _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "
 
 def quantity_value(value: Any) -> Fraction:
     """The exact number a resource.Quantity holds (``value`` as the DGD JSON has it)."""
+    from fractions import Fraction  # only a DGD whose validation compares quantities
+
     from renderer.binding.quantity import marshal_quantity
 
     text = marshal_quantity(value)
