@@ -234,7 +234,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
             cfg,
             checkpoints=resolution.operator_inputs,
             dgd_uid=resolution.dgd_uid or None,
-            worker_hash=worker_hash,
+            worker_hash=admitted_hash,
         )
     except AdmissionError as exc:
         raise admission_error(dgd, exc) from None
