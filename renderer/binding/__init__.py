@@ -10,8 +10,9 @@ Public surface:
   parse message, or `NONCANONICAL` ... for a spelling the operator accepts but never writes
 - `Binding`, `BoundCheckpoint`, `Checkpoint` (the checkpoint model, `binding.checkpoint`)
 
-Importing this package is light (the standard library only; hashlib is imported by the
-first `bind`, with the Go type table, which is read and compiled then). See docs/binding.md.
+Importing this package is light (the standard library only; SHA-256 (`renderer.sha256`)
+is taken by the first `bind`, with the Go type table, which is read and compiled then).
+See docs/binding.md.
 """
 
 from __future__ import annotations

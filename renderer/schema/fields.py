@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from functools import cache
 from typing import Any
 
 from renderer.source.model import Path
@@ -114,12 +113,10 @@ def _share(node: Node, defs: dict[str, Node]) -> Node:
     return {"r": ref}
 
 
-@cache
 def _bundled() -> dict[str, Any]:
-    from importlib import resources
+    from renderer.packagedata import data_json
 
-    text = resources.files("renderer").joinpath("data", "dgd-fields.json").read_text("utf-8")
-    tree: dict[str, Any] = json.loads(text)
+    tree: dict[str, Any] = data_json("dgd-fields.json")  # shared, read only
     return tree
 
 
