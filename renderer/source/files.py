@@ -30,24 +30,50 @@ def iter_yaml_files(directory: str) -> Iterator[str]:
     cycles. A `*.yaml` entry that is not a regular file (a FIFO, socket or device, which
     could block the read forever) is an error.
     """
-    entries: list[tuple[str, bool]] = []
+    for file, _ in _walk(directory, None):
+        yield file
+
+
+def _walk(directory: str, real_dir: str | None) -> Iterator[tuple[str, str | None]]:
+    """(file, its real path or None) for `iter_yaml_files`; with `real_dir` (the
+    directory's real path) the real path of every entry that is not a symbolic link is
+    `real_dir/name`, without the lstat of each path component that os.path.realpath
+    costs (a tenth of reading a small file); a link's real path is left to the caller."""
+    entries: list[tuple[str, bool, bool]] = []
     try:
         with os.scandir(directory) as scan:
             for entry in scan:
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if not is_dir and not entry.name.endswith(YAML_SUFFIXES):
                     continue
-                if not is_dir and not _regular_or_broken(entry, directory):
+                # (the entry's type comes with the listing: a stat only for links and
+                # file systems that do not say)
+                if (
+                    not is_dir
+                    and not entry.is_file(follow_symlinks=False)
+                    and not _regular_or_broken(entry, directory)
+                ):
                     continue  # a symbolic link to a directory
-                entries.append((entry.name, is_dir))
+                entries.append((entry.name, is_dir, entry.is_symlink()))
     except OSError as exc:
         raise InputError(f"cannot read directory: {exc.strerror}", directory) from None
-    for entry_name, is_dir in sorted(entries):
-        full = str(FsPath(directory) / entry_name)
+    base = str(FsPath(directory))  # spelled as pathlib spells it, once per directory
+    for entry_name, is_dir, is_link in sorted(entries):
+        full = _child(base, entry_name)
+        real = None if real_dir is None or is_link else _child(real_dir, entry_name)
         if is_dir:
-            yield from iter_yaml_files(full)
+            yield from _walk(full, real)
         else:
-            yield full
+            yield full, real
+
+
+def _child(base: str, name: str) -> str:
+    """`str(FsPath(base) / name)` for a `base` pathlib has already normalised."""
+    if base == ".":
+        return name
+    if base.endswith(os.sep) or (os.name == "nt" and base.endswith(":")):
+        return base + name
+    return base + os.sep + name
 
 
 def _regular_or_broken(entry: os.DirEntry[str], directory: str) -> bool:
@@ -158,8 +184,9 @@ def load_paths(
             return True
         return False
 
-    def first_time(file: str) -> bool:
-        real = os.path.realpath(file)
+    def first_time(file: str, real: str | None = None) -> bool:
+        if real is None:
+            real = os.path.realpath(file)
         if real in seen:
             return False
         seen.add(real)
@@ -175,8 +202,8 @@ def load_paths(
                 _CONSUMED.add(handle)
             objects.extend(read(data, STDIN_NAME, allow_empty))
         elif _is_dir(path):
-            for file in filter(first_time, iter_yaml_files(path)):
-                if not is_template(file):
+            for file, real in _walk(path, os.path.realpath(path)):
+                if first_time(file, real) and not is_template(file):
                     objects.extend(read(_read_file(file, max_bytes), file, True))
         elif first_time(path) and not is_template(path):
             objects.extend(read(_read_file(path, max_bytes), path, allow_empty))
@@ -197,8 +224,9 @@ def iter_files(paths: Sequence[str]) -> Iterator[tuple[str, bool]]:
         if path == "-":
             raise ValueError("stdin is not a file")
         explicit = not _is_dir(path)
-        for file in [path] if explicit else iter_yaml_files(path):
-            real = os.path.realpath(file)
+        found = [(path, None)] if explicit else _walk(path, os.path.realpath(path))
+        for file, known in found:
+            real = os.path.realpath(file) if known is None else known
             if real not in seen:
                 seen.add(real)
                 yield file, explicit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,44 @@ def test_a_file_named_twice_is_read_once_under_its_first_name(tree: Path) -> Non
         ("m/d.yaml", "e"),
         ("z/deep/c.yaml", "c"),
     ]
+
+
+def _reference_files(paths: list[str]) -> list[tuple[str, bool]]:
+    """What `iter_files` must give: every path spelled as pathlib joins it, each real
+    path (os.path.realpath of the file itself) once."""
+    seen: set[str] = set()
+    out: list[tuple[str, bool]] = []
+    for path in paths:
+        explicit = not Path(path).is_dir()
+        for file in [path] if explicit else iter_yaml_files(path):
+            real = os.path.realpath(file)
+            if real not in seen:
+                seen.add(real)
+                out.append((file, explicit))
+    return out
+
+
+def test_walk_real_paths_match_realpath_of_each_file(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk knows each entry's real path from its directory's (no realpath per file);
+    it must find exactly the duplicates realpath finds: links to files, a linked
+    directory named directly, the same directory spelled several ways."""
+    from renderer.source.files import iter_files
+
+    (tree / "link.yaml").symlink_to(tree / "m" / "d.yaml")
+    (tree / "m" / "up.yaml").symlink_to(Path("..") / "b.yaml")
+    (tree / "dirlink").symlink_to(tree / "z")
+    (tree / "dangling.yaml").symlink_to(tree / "nowhere.yaml")
+    monkeypatch.chdir(tree)
+    spellings = [
+        ["."],
+        ["./m", "m/", "m//", str(tree / "z" / ".." / "m")],
+        ["dirlink", "z"],
+        ["link.yaml", "."],
+        [str(tree), "m/d.yaml", "dirlink/deep"],
+    ]
+    for paths in spellings:
+        assert list(iter_files(paths)) == _reference_files(paths), paths
+    (tree / "dangling.yaml").unlink()  # (a read error, named by the read)
+    assert [o.name for o in load_paths(["link.yaml", "."])] == ["d", "e", "a", "b", "c"]
