@@ -24,7 +24,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from renderer.atomic import write_atomic
 from renderer.errors import InputError
@@ -34,6 +34,9 @@ from renderer.fix.planner import Planner
 from renderer.fix.scalars import render_scalar
 from renderer.lint.finding import DELETE, SET, Finding, FixAction
 from renderer.source.model import SourceObject
+
+if TYPE_CHECKING:
+    from renderer.source.files import ReadMemo
 
 # the names importers used when this was one module
 __all__ = [
@@ -91,7 +94,9 @@ def _verify(
     expected: dict[ObjectKey, dict[str, Any]],
     max_bytes: int,
     kinds: frozenset[str],
-) -> None:
+) -> list[SourceObject]:
+    """The edited file's objects as lint reads them; FixError unless they are the intended
+    ones."""
     from renderer.source import load_bytes
 
     # read as lint read it: documents of other kinds are skipped unparsed (lint never
@@ -105,6 +110,7 @@ def _verify(
     want.update(expected)
     if new != want:
         raise FixError("the edited file would not read back as intended")
+    return linted
 
 
 def fix_file(
@@ -114,8 +120,13 @@ def fix_file(
     *,
     max_bytes: int,
     kinds: frozenset[str],
+    memo: ReadMemo | None = None,
 ) -> bool:
-    """Apply `actions` to the file at `path`; True when it was rewritten. FixError if unsafe."""
+    """Apply `actions` to the file at `path`; True when it was rewritten. FixError if unsafe.
+
+    With a `memo`, the objects of the bytes written (read back to verify them, as lint
+    reads a file) are kept in it, so that linting the file again need not parse it again.
+    """
     from renderer.source.text import decode_input
 
     try:
@@ -132,20 +143,31 @@ def fix_file(
     if new_text == text:
         return False
     data = (_UTF8_BOM if raw.startswith(_UTF8_BOM) else b"") + new_text.encode("utf-8")
-    _verify(path, old=objects, new_data=data, expected=expected, max_bytes=max_bytes, kinds=kinds)
+    linted = _verify(
+        path, old=objects, new_data=data, expected=expected, max_bytes=max_bytes, kinds=kinds
+    )
     try:
         # through a symlink: replace the file it points to (keeping the link), with its mode
         target = os.path.realpath(path)
         write_atomic(target, data, mode=stat.S_IMODE(FsPath(target).stat().st_mode))
     except OSError as exc:
         raise FixError(f"cannot write: {exc.strerror or exc}") from None
+    if memo is not None:
+        memo.put(
+            path, data, linted, kinds=kinds, max_bytes=max_bytes, allow_empty=True, spans=False
+        )
     return True
 
 
 def fix_findings(
-    objects: Sequence[SourceObject], findings: Sequence[Finding], *, max_bytes: int
+    objects: Sequence[SourceObject],
+    findings: Sequence[Finding],
+    *,
+    max_bytes: int,
+    memo: ReadMemo | None = None,
 ) -> FixReport:
-    """Apply every fixable finding's actions, file by file; unsafe files are left alone."""
+    """Apply every fixable finding's actions, file by file; unsafe files are left alone.
+    `memo`: as in `fix_file`."""
     from renderer.lint.engine import LINT_KINDS
 
     by_file: dict[str, dict[ObjectKey, list[FixAction]]] = {}
@@ -161,7 +183,9 @@ def fix_findings(
             continue
         file_objects = [o for o in objects if o.file == file]
         try:
-            changed = fix_file(file, file_objects, actions, max_bytes=max_bytes, kinds=LINT_KINDS)
+            changed = fix_file(
+                file, file_objects, actions, max_bytes=max_bytes, kinds=LINT_KINDS, memo=memo
+            )
         except FixError as exc:
             where = f":{exc.mark.line}:{exc.mark.column}" if exc.mark is not None else ""
             report.failures.append(f"{file}{where}: {exc}")

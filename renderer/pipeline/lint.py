@@ -85,6 +85,7 @@ def run_lint(request: LintRequest) -> LintOutcome:
     """Lint (and with `fix`, repair) as `dynamo-render lint` does."""
     from renderer.lint.engine import LINT_KINDS, lint_objects
     from renderer.source import load_paths
+    from renderer.source.files import ReadMemo
 
     if request.fix and "-" in request.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
@@ -92,6 +93,9 @@ def run_lint(request: LintRequest) -> LintOutcome:
     if split is not None:
         return LintOutcome(split, None, request.strict)
     skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
+    # --fix lints again what is on disk: a file whose bytes are the bytes read (or
+    # written) is not parsed twice
+    memo = ReadMemo() if request.fix else None
     objects = load_paths(
         request.paths,
         max_bytes=request.max_bytes,
@@ -99,6 +103,7 @@ def run_lint(request: LintRequest) -> LintOutcome:
         spans=request.fix,
         allow_empty=True,
         skipped=skipped,
+        memo=memo,
     )
     checkpoints = (
         load_paths(request.checkpoints, max_bytes=request.max_bytes, kinds={CHECKPOINT_KIND})
@@ -115,15 +120,17 @@ def run_lint(request: LintRequest) -> LintOutcome:
         roots = list(request.write_roots) or [real(str(Path.cwd()))]
         for file in sorted({f.file for f in result.findings if f.fixable}):
             require_inside(file, roots)  # before any file is rewritten: all or nothing
-        report = fix_findings(objects, result.findings, max_bytes=request.max_bytes)
+        report = fix_findings(objects, result.findings, max_bytes=request.max_bytes, memo=memo)
         if report.changed_files:
-            # lint again what is now on disk, so the report shows what is left
+            # lint again what is now on disk, so the report shows what is left: every file
+            # is read again, and parsed again unless its bytes are those the memo holds
             objects = load_paths(
                 request.paths,
                 max_bytes=request.max_bytes,
                 kinds=LINT_KINDS,
                 allow_empty=True,
                 skipped=[],
+                memo=memo,
             )
             result = lint_objects(objects, checkpoints, options)
         result = replace(

@@ -8,6 +8,7 @@ import stat
 import sys
 import weakref
 from collections.abc import Collection, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path as FsPath
 from typing import BinaryIO
 
@@ -134,6 +135,64 @@ def _read_file(path: str, max_bytes: int) -> bytes:
         raise InputError("cannot read file: the path contains a NUL character", path) from None
 
 
+_MemoKey = tuple[str, frozenset[str] | None, int, bool]
+
+
+class ReadMemo:
+    """Files already read, for a second read of the same paths (`lint --fix` lints again
+    what is on disk after it wrote): a file whose bytes are still the bytes its objects
+    were read from is not parsed again.
+
+    `load_bytes` is a function of its arguments only (the bytes, the name and the options),
+    so objects kept for equal bytes, name and options are the objects a parse would give;
+    kept objects read with `spans` serve a read without them, their `value_spans` emptied
+    (the only field `spans` fills). Reading the bytes again (a file's read, not its parse)
+    is what makes a reuse safe: a file that changed in between is parsed anew.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[_MemoKey, tuple[bytes, bool, list[SourceObject]]] = {}
+
+    @staticmethod
+    def _key(
+        name: str, kinds: Collection[str] | None, max_bytes: int, allow_empty: bool
+    ) -> _MemoKey:
+        return (name, None if kinds is None else frozenset(kinds), max_bytes, allow_empty)
+
+    def put(
+        self,
+        name: str,
+        data: bytes,
+        objects: Sequence[SourceObject],
+        *,
+        kinds: Collection[str] | None,
+        max_bytes: int,
+        allow_empty: bool,
+        spans: bool,
+    ) -> None:
+        """Keep `objects`, what `load_bytes(data, name, ...)` gave with these options."""
+        key = self._key(name, kinds, max_bytes, allow_empty)
+        self._entries[key] = (data, spans, list(objects))
+
+    def get(
+        self,
+        name: str,
+        data: bytes,
+        *,
+        kinds: Collection[str] | None,
+        max_bytes: int,
+        allow_empty: bool,
+        spans: bool,
+    ) -> list[SourceObject] | None:
+        """What `load_bytes(data, name, ...)` gives, when kept; None: parse it."""
+        entry = self._entries.get(self._key(name, kinds, max_bytes, allow_empty))
+        if entry is None or entry[0] != data or (spans and not entry[1]):
+            return None
+        if entry[1] and not spans:
+            return [replace(o, value_spans={}) for o in entry[2]]
+        return list(entry[2])
+
+
 def load_paths(
     paths: Sequence[str],
     *,
@@ -143,6 +202,7 @@ def load_paths(
     spans: bool = False,
     allow_empty: bool = False,
     skipped: list[str] | None = None,
+    memo: ReadMemo | None = None,
 ) -> list[SourceObject]:
     """Objects from files, directories (recursively, `*.yaml`/`*.yml`) and `-` (stdin).
 
@@ -156,14 +216,23 @@ def load_paths(
     suffix. The first bad file raises InputError (no partial result). Files found in a
     directory may be empty (they hold no objects); a file named explicitly may not,
     unless `allow_empty`. A file named twice (a file and its directory, two spellings of
-    one path, a link) is read once, under the first name.
+    one path, a link) is read once, under the first name. With a `memo`, files (not
+    stdin) are parsed only when it holds no objects for their bytes, and their objects
+    are kept in it.
     """
     objects: list[SourceObject] = []
     seen: set[str] = set()  # real paths of the files read
 
-    def read(data: bytes, name: str, empty: bool) -> list[SourceObject]:
+    def read(data: bytes, name: str, empty: bool, keep: bool = True) -> list[SourceObject]:
+        kept = memo if keep else None  # stdin is not kept: it cannot be read again
+        if kept is not None:
+            known = kept.get(
+                name, data, kinds=kinds, max_bytes=max_bytes, allow_empty=empty, spans=spans
+            )
+            if known is not None:
+                return known
         try:
-            return load_bytes(
+            found = load_bytes(
                 data, name, max_bytes=max_bytes, kinds=kinds, spans=spans, allow_empty=empty
             )
         except InputError as exc:
@@ -171,8 +240,13 @@ def load_paths(
 
             if skipped is None or not not_kubernetes(data, exc):
                 raise
-        skipped.append(name)
-        return []
+            skipped.append(name)
+            return []
+        if kept is not None:
+            kept.put(
+                name, data, found, kinds=kinds, max_bytes=max_bytes, allow_empty=empty, spans=spans
+            )
+        return found
 
     def is_template(file: str) -> bool:
         if skipped is None:
@@ -200,7 +274,7 @@ def load_paths(
             data = _read_limited(handle, max_bytes)
             with contextlib.suppress(TypeError):  # a stream without weak references
                 _CONSUMED.add(handle)
-            objects.extend(read(data, STDIN_NAME, allow_empty))
+            objects.extend(read(data, STDIN_NAME, allow_empty, keep=False))
         elif _is_dir(path):
             for file, real in _walk(path, os.path.realpath(path)):
                 if first_time(file, real) and not is_template(file):

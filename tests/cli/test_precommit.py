@@ -2,7 +2,11 @@
 
 pre-commit installs this repository into a fresh virtualenv (`language: python`), which
 needs the dependencies from a package index or the local wheel cache; the first install
-takes a few seconds, later tests reuse it (one PRE_COMMIT_HOME per module).
+takes a few seconds, later tests reuse it: one PRE_COMMIT_HOME for the whole run, shared by
+the pytest-xdist workers (pre-commit locks its store while it installs), so a clean working
+tree is installed once, at its HEAD, whichever worker runs which test. A tree with
+uncommitted changes is installed per `try-repo` (pre-commit commits them to a new shadow
+repository each time).
 """
 
 from __future__ import annotations
@@ -58,9 +62,14 @@ def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Complete
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # this run's folder, above each worker's own
+    shared = base / "pre-commit-home"
+    shared.mkdir(exist_ok=True)
+    return shared
 
 
 @pytest.fixture

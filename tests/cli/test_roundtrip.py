@@ -25,6 +25,8 @@ given with `--checkpoint` or among the linted paths. For each case and both targ
 
 from __future__ import annotations
 
+import copy
+import functools
 import io
 import json
 from collections import Counter
@@ -108,11 +110,18 @@ class Case:
         return sorted(s.name for s in self.snapshots if s.phase in NOT_READY)
 
 
+@functools.cache
+def _baseline() -> dict[str, Any]:
+    """Vector 02, read once (PyYAML: not the reader under test); copied for each case."""
+    data: dict[str, Any] = yaml.safe_load(BASELINE.read_text())
+    return data
+
+
 def snapshot_object(snap: Snapshot, dgd_name: str, name: str = "") -> dict[str, Any]:
     """Vector 02 as `snap` (named `name` when given), owned by the DGD `dgd_name` (its uid
     is vector 02's owner uid, DGD_UID) and recording GPU memory service (the operator
     restores a GMS component only from such a checkpoint)."""
-    data: dict[str, Any] = yaml.safe_load(BASELINE.read_text())
+    data = copy.deepcopy(_baseline())
     meta = data["metadata"]
     snap = replace(snap, name=name or snap.name)
     meta["name"] = snap.name

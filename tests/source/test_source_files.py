@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from renderer.errors import InputError
-from renderer.source import iter_yaml_files, load_paths
+from renderer.source import SourceObject, iter_yaml_files, load_paths
 
 OBJ = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
 
@@ -148,3 +149,40 @@ def test_walk_real_paths_match_realpath_of_each_file(
         assert list(iter_files(paths)) == _reference_files(paths), paths
     (tree / "dangling.yaml").unlink()  # (a read error, named by the read)
     assert [o.name for o in load_paths(["link.yaml", "."])] == ["d", "e", "a", "b", "c"]
+
+
+def test_a_memo_gives_the_objects_a_parse_gives_and_parses_a_changed_file_anew(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from renderer.source.files import ReadMemo
+    from renderer.source.reader import load_bytes
+
+    memo = ReadMemo()
+    with_spans = load_paths([str(tree)], spans=True, allow_empty=True, memo=memo)
+    assert any(o.value_spans for o in with_spans)
+    write(tree / "b.yaml", OBJ.format(name="b2"))  # changed between the two reads
+    parsed: list[str] = []
+
+    def counting(data: bytes, name: str, **options: Any) -> list[SourceObject]:
+        parsed.append(Path(name).name)
+        return load_bytes(data, name, **options)
+
+    monkeypatch.setattr("renderer.source.files.load_bytes", counting)
+    again = load_paths([str(tree)], allow_empty=True, memo=memo)
+    assert parsed == ["b.yaml"]  # the others' bytes are what the memo holds
+    monkeypatch.undo()
+    # what a read without a memo (and without spans) gives: data, marks, no spans
+    assert again == load_paths([str(tree)], allow_empty=True)
+    assert [o.name for o in again] == ["a", "b2", "d", "e", "c"]
+    # a read asking for spans is not served by objects read without them
+    assert load_paths([str(tree)], spans=True, allow_empty=True, memo=memo) == load_paths(
+        [str(tree)], spans=True, allow_empty=True
+    )
+
+
+def test_a_memo_keeps_the_options_apart(tree: Path) -> None:
+    from renderer.source.files import ReadMemo
+
+    memo = ReadMemo()
+    assert load_paths([str(tree)], kinds={"Secret"}, memo=memo) == []
+    assert [o.name for o in load_paths([str(tree)], memo=memo)] == ["a", "b", "d", "e", "c"]
