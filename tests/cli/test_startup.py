@@ -5,7 +5,8 @@
 - `import renderer.cli` stays light: no jsonschema, cryptography, ruamel round-trip or
   binding engine.
 - A lint of a valid DCD does not import jsonschema or cryptography either (the schema rule
-  answers valid objects without it).
+  answers valid objects without it), nor `dataclasses`: the records on the hook's path are
+  `renderer.record` classes, which compile no code at import.
 - The forbidden-character class of the reader is exactly YAML's non-printable set.
 """
 
@@ -116,6 +117,22 @@ def test_linting_a_valid_dcd_needs_no_jsonschema_or_cryptography() -> None:
     loaded = _loaded_after(code)
     assert "renderer.lint.rules.schema" in loaded  # the schema rule did run
     assert _heavy(loaded, ("jsonschema", "cryptography")) == []
+
+
+@pytest.mark.skipif(not EXAMPLE_DCD.is_file(), reason="examples/ not present")
+def test_a_lint_with_checkpoints_creates_no_dataclass() -> None:
+    snapshots = REPO / "examples" / "snapshots"
+    code = (
+        "import contextlib, io\n"
+        "from renderer.cli import main\n"
+        "out, err = io.StringIO(), io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+        f"    code = main(['lint', {str(EXAMPLE_DCD)!r}, '--checkpoint', {str(snapshots)!r}])\n"
+        "assert code == 0, code\n"
+    )
+    loaded = _loaded_after(code)
+    assert "renderer.lint.rules.checkpoint_outdated" in loaded  # the checkpoint rules ran
+    assert "dataclasses" not in loaded
 
 
 def test_forbidden_characters_are_exactly_the_non_printable_set() -> None:
