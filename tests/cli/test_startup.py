@@ -22,7 +22,7 @@ import pytest
 from paths import REPO
 
 import renderer
-from renderer.source.text import _FORBIDDEN
+from renderer.source.text import _FORBIDDEN_ASCII, forbidden
 
 EXAMPLE_DCD = REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml"
 HEAVY = ("jsonschema", "cryptography", "ruamel.yaml.main", "renderer.binding")
@@ -148,5 +148,9 @@ def test_forbidden_characters_are_exactly_the_non_printable_set() -> None:
         )
 
     everything = "".join(map(chr, range(0x110000)))
-    found = [m.start() for m in _FORBIDDEN.finditer(everything)]
+    found = [m.start() for m in forbidden().finditer(everything)]
     assert found == [code for code in range(0x110000) if not printable(code)]
+    # the ASCII fast path: the same set, restricted to ASCII
+    ascii_text = "".join(map(chr, range(0x80)))
+    fast = [m.start() for m in _FORBIDDEN_ASCII.finditer(ascii_text)]
+    assert fast == [code for code in range(0x80) if not printable(code)]
