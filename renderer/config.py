@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from renderer.constants import TARGETS, Target
 from renderer.errors import InputError
+from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
 
 if TYPE_CHECKING:
@@ -93,21 +93,68 @@ class LintConfig(NamedTuple):
     format: str | None = None
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(FrozenRecord):
+    _fields = (
+        "file",
+        "render",
+        "lint",
+        "trusted_keys",
+        "crds",
+        "max_bytes",
+        "max_nodes",
+        "max_documents",
+        "base_dir",
+        "operator",
+    )
+    _compare = (
+        "file",
+        "render",
+        "lint",
+        "trusted_keys",
+        "crds",
+        "max_bytes",
+        "max_nodes",
+        "max_documents",
+        "operator",
+    )
     file: str
-    render: tuple[RenderJob, ...] = ()
-    lint: LintConfig = field(default_factory=LintConfig)
-    trusted_keys: tuple[str, ...] = ()
-    crds: tuple[str, ...] = ()
-    max_bytes: int | None = None
-    max_nodes: int | None = None  # per-file caps of the input layer (global options)
-    max_documents: int | None = None
+    render: tuple[RenderJob, ...]
+    lint: LintConfig
+    trusted_keys: tuple[str, ...]
+    crds: tuple[str, ...]
+    max_bytes: int | None
+    max_nodes: int | None  # per-file caps of the input layer (global options)
+    max_documents: int | None
     # the repository root: the config's folder (absolute, symlinks resolved); every write
     # a config asks for must stay inside it
-    base_dir: str = field(default="", compare=False)
+    base_dir: str
     # the `operator:` section (None: the pinned defaults)
-    operator: OperatorConfig | None = None
+    operator: OperatorConfig | None
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        file: str,
+        render: tuple[RenderJob, ...] = (),
+        lint: LintConfig | None = None,
+        trusted_keys: tuple[str, ...] = (),
+        crds: tuple[str, ...] = (),
+        max_bytes: int | None = None,
+        max_nodes: int | None = None,
+        max_documents: int | None = None,
+        base_dir: str = "",
+        operator: OperatorConfig | None = None,
+    ) -> None:
+        _set = self._set
+        _set("file", file)
+        _set("render", render)
+        _set("lint", LintConfig() if lint is None else lint)
+        _set("trusted_keys", trusted_keys)
+        _set("crds", crds)
+        _set("max_bytes", max_bytes)
+        _set("max_nodes", max_nodes)
+        _set("max_documents", max_documents)
+        _set("base_dir", base_dir)
+        _set("operator", operator)
 
 
 class _Reader:

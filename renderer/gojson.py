@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 
 _SHORT_ESCAPES = {
     '"': '\\"',
@@ -20,7 +21,15 @@ _SHORT_ESCAPES = {
 }
 # Everything Go's encoder rewrites: C0 controls, quote, backslash, the HTML-unsafe
 # trio, the two JavaScript line separators, and lone surrogates (invalid UTF-8 in Go).
-_NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\<>&\u2028\u2029\ud800-\udfff]')
+# Compiled on first use, and only for a string beyond ASCII: the class's ranges beyond
+# Latin-1 cost ten times as much to compile as its ASCII members, all an ASCII string needs.
+_NEEDS_ESCAPE_CLASS = '[\x00-\x1f"\\\\<>&\u2028\u2029\ud800-\udfff]'
+_NEEDS_ESCAPE_ASCII = re.compile('[\x00-\x1f"\\\\<>&]')
+
+
+@cache
+def _needs_escape() -> re.Pattern[str]:
+    return re.compile(_NEEDS_ESCAPE_CLASS)
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -35,7 +44,8 @@ def _escape_char(match: re.Match[str]) -> str:
 
 def encode_string(value: str) -> str:
     """Return `value` as a quoted JSON string, byte-for-byte as Go's json.Marshal writes it."""
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
+    pattern = _NEEDS_ESCAPE_ASCII if value.isascii() else _needs_escape()
+    return '"' + pattern.sub(_escape_char, value) + '"'
 
 
 def format_float(value: float) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from renderer.keys import COMPONENT_LABEL
@@ -17,9 +18,19 @@ from renderer.keys import COMPONENT_LABEL
 WORKER_TYPES = frozenset({"worker", "prefill", "decode"})
 
 # `<component>-gms-<rank>`: the GPU memory service cliques of an inter-pod GMS component.
-_GMS_CLIQUE = re.compile(r"\A(?P<component>.+)-gms-(?P<rank>0|[1-9][0-9]*)\Z")
+
+
+@cache
+def _gms_clique() -> re.Pattern[str]:
+    return re.compile(r"\A(?P<component>.+)-gms-(?P<rank>0|[1-9][0-9]*)\Z")
+
+
 _MULTINODE_SUFFIXES = ("-ldr", "-wkr")
-_RANK = re.compile(r"0|[1-9][0-9]*")
+
+
+@cache
+def _rank() -> re.Pattern[str]:
+    return re.compile(r"0|[1-9][0-9]*")
 
 
 def is_worker_type(component_type: str | None) -> bool:
@@ -52,7 +63,7 @@ def clique_component(name: str, labels: Mapping[str, Any] | None = None) -> tupl
             return c, False
         if _is_rank(name, f"{c}-gms-"):
             return c, True
-    gms = _GMS_CLIQUE.match(name)
+    gms = _gms_clique().match(name)
     if gms is not None:
         return gms.group("component"), True
     for suffix in _MULTINODE_SUFFIXES:
@@ -63,4 +74,4 @@ def clique_component(name: str, labels: Mapping[str, Any] | None = None) -> tupl
 
 def _is_rank(name: str, prefix: str) -> bool:
     rank = name.removeprefix(prefix)
-    return rank != name and _RANK.fullmatch(rank) is not None
+    return rank != name and _rank().fullmatch(rank) is not None

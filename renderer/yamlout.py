@@ -27,12 +27,19 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 __all__ = ["dump_object", "dump_stream", "format_scalar"]
 
 # Characters a plain scalar may hold. Deliberately narrow: anything outside is quoted.
-_PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./=+\-@%,:() ]*\Z")
+
+
+@cache
+def _plain() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z_/][A-Za-z0-9_./=+\-@%,:() ]*\Z")
+
+
 # YAML 1.1 words go-yaml v2 resolves to null or bool (compared lower-cased: quoting a
 # mixed-case spelling that would have stayed a string is harmless).
 _SPECIAL_WORDS = frozenset(
@@ -58,7 +65,7 @@ _ESCAPES = {
 
 
 def _needs_quotes(value: str) -> bool:
-    if not _PLAIN.match(value):
+    if not _plain().match(value):
         return True
     if value.lower() in _SPECIAL_WORDS:
         return True
@@ -80,17 +87,21 @@ def _escape_char(ch: str) -> str:
     return ch
 
 
-_QUOTE_NEEDED = re.compile('[\\\\"\x00-\x1f\x7f-\xa0\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]')
+@cache
+def _quote_needed() -> re.Pattern[str]:
+    return re.compile('[\\\\"\x00-\x1f\x7f-\xa0\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]')
 
 
-_PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]*\Z")
+@cache
+def _printable_ascii() -> re.Pattern[str]:
+    return re.compile(r"[\x20-\x7e]*\Z")
 
 
 def _quote(value: str) -> str:
-    if '"' in value and _PRINTABLE_ASCII.match(value):
+    if '"' in value and _printable_ascii().match(value):
         # JSON in an annotation reads far better single-quoted ('' is the only escape).
         return "'" + value.replace("'", "''") + "'"
-    return '"' + _QUOTE_NEEDED.sub(lambda m: _escape_char(m.group()), value) + '"'
+    return '"' + _quote_needed().sub(lambda m: _escape_char(m.group()), value) + '"'
 
 
 def _format_float(value: float) -> str:

@@ -20,12 +20,12 @@ never guesses.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
 from renderer.errors import BindingError
 from renderer.gojson import encode_string
+from renderer.record import Record
 from renderer.source.model import Path, SourceObject
 
 TABLE_RESOURCE = "binding-types.json"
@@ -41,12 +41,20 @@ class TableError(RuntimeError):
     """The packaged type table holds something the encoder cannot reproduce exactly."""
 
 
-@dataclass
-class DecodeContext:
+class DecodeContext(Record):
     """Per-object decoding state: where messages point, and the warnings collected."""
 
+    _fields = ("obj", "warnings")
     obj: SourceObject
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str]
+
+    def __init__(
+        self,
+        obj: SourceObject,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.obj = obj
+        self.warnings = [] if warnings is None else warnings
 
     def error(self, path: Path, message: str, *, key: bool = False) -> BindingError:
         mark = self.obj.mark(path, key=key)
@@ -230,13 +238,27 @@ class MapCodec(Codec):
         return len(value) == 0
 
 
-@dataclass
-class Field:
+class Field(Record):
+    _fields = ("json", "prefix", "omitempty", "omitzero", "codec")
     json: str
     prefix: str  # the encoded key and colon, computed once
     omitempty: bool
     omitzero: bool
     codec: Codec
+
+    def __init__(
+        self,
+        json: str,
+        prefix: str,
+        omitempty: bool,
+        omitzero: bool,
+        codec: Codec,
+    ) -> None:
+        self.json = json
+        self.prefix = prefix
+        self.omitempty = omitempty
+        self.omitzero = omitzero
+        self.codec = codec
 
 
 class StructCodec(Codec):

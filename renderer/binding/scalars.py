@@ -10,6 +10,7 @@ would fail, and the caller names the field.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from renderer.gojson import format_float
@@ -19,9 +20,13 @@ INT64_RANGE = (-(2**63), 2**63 - 1)
 RANGES = {"int32": INT32_RANGE, "int64": INT64_RANGE}
 
 _GO_INT_TEXT = re.compile(r"-?[0-9]+")
+
+
 # Lone surrogates cannot come from valid UTF-8 and Go would turn each invalid byte into
 # its own U+FFFD; refuse them rather than guess how many bytes the producer wrote.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+@cache
+def _surrogate() -> re.Pattern[str]:  # compiled on first use: only text beyond ASCII needs it
+    return re.compile("[\ud800-\udfff]")
 
 
 def go_int(value: Any, kind: str) -> int | None:
@@ -69,7 +74,7 @@ def describe(value: Any) -> str:
 
 def has_surrogate(text: str) -> bool:
     """True when `text` holds a lone surrogate (not representable as UTF-8)."""
-    return not text.isascii() and _SURROGATE.search(text) is not None
+    return not text.isascii() and _surrogate().search(text) is not None
 
 
 def format_path(path: tuple[str | int, ...]) -> str:

@@ -11,14 +11,28 @@ does the same, so every caller gets that wording for "".
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 from renderer.errors import BindingFormatError
 
 BINDING_VERSION = "v1"
 EXPECTED_FORMAT = "v1/<uid>/<generation>/<sha256>"
-_PARSE_INT = re.compile(r"[+-]?[0-9]+")  # strconv.ParseInt base 10: optional sign, digits
-_HEX_64 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+@cache
+def _parse_int() -> re.Pattern[str]:
+    return re.compile(r"[+-]?[0-9]+")
+
+
+# strconv.ParseInt base 10: optional sign, digits
+
+
+@cache
+def _hex_64() -> re.Pattern[str]:
+    return re.compile(r"[0-9a-fA-F]{64}")
+
+
 _INT64_MAX = 2**63 - 1
 
 MISSING = "automatic checkpoint binding is missing"
@@ -60,7 +74,7 @@ def parse_binding(value: str) -> Binding:
         raise BindingFormatError(
             f"automatic checkpoint binding generation {go_quote(generation_text)} is invalid"
         )
-    if not _HEX_64.fullmatch(digest_text):
+    if not _hex_64().fullmatch(digest_text):
         raise BindingFormatError(
             f"automatic checkpoint binding SHA-256 digest {go_quote(digest_text)} is invalid"
         )
@@ -79,7 +93,7 @@ def compare_bindings(expected: Binding, actual: Binding) -> str | None:
 
 
 def _parse_int64(text: str) -> int | None:
-    if not text.isascii() or not _PARSE_INT.fullmatch(text):
+    if not text.isascii() or not _parse_int().fullmatch(text):
         return None
     number = int(text)
     if number > _INT64_MAX or number < -_INT64_MAX - 1:

@@ -9,23 +9,57 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.constants import EXIT_FINDINGS, EXIT_OK
+from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError
 from renderer.pipeline.lint import LintRequest
 from renderer.report import FORMATS
 
 
-@dataclass(frozen=True)
 class LintArgs(LintRequest):
     """The library request plus how to print it."""
 
-    format: str | None = None  # None: github under GitHub Actions, else text
+    _fields = (*LintRequest._fields, "format")
+    format: str | None  # None: github under GitHub Actions, else text
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        paths: Sequence[str],
+        checkpoints: Sequence[str] = (),
+        dgd: str | None = None,
+        fix: bool = False,
+        strict: bool = False,
+        trusted_keys: Sequence[str] = (),
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        crds: Sequence[str] = (),
+        namespace: str | None = None,
+        write_roots: Sequence[str] = (),
+        operator: Any = None,
+        disabled_rules: Sequence[str] = (),
+        jobs: int | None = None,
+        format: str | None = None,
+    ) -> None:
+        super().__init__(
+            paths,
+            checkpoints,
+            dgd,
+            fix,
+            strict,
+            trusted_keys,
+            max_bytes,
+            crds,
+            namespace,
+            write_roots,
+            operator,
+            disabled_rules,
+            jobs,
+        )
+        self._set("format", format)
 
 
 def _use_color(stream: TextIO) -> bool:

@@ -16,7 +16,7 @@ or replaced (see `writeroot`).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -26,6 +26,7 @@ from renderer.commands.options import crd_option, max_bytes_option, trusted_key_
 from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
 from renderer.errors import UsageError
 from renderer.pipeline.render import RenderRequest
+from renderer.record import FrozenRecord, Record
 
 if TYPE_CHECKING:
     from renderer.config import RenderJob
@@ -33,37 +34,113 @@ if TYPE_CHECKING:
     from renderer.pipeline.render import RenderOutcome
 
 
-@dataclass(frozen=True)
 class RenderArgs(RenderRequest):
     """The library request plus what to do with its output."""
 
-    check: bool = False  # with output_dir: write nothing, list what would change, exit 1
+    _fields = (*RenderRequest._fields, "check")
+    check: bool  # with output_dir: write nothing, list what would change, exit 1
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        dgd_file: str,
+        checkpoints: Sequence[str] = (),
+        target: Target | None = None,
+        output_dir: str | None = None,
+        trusted_keys: Sequence[str] = (),
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        crds: Sequence[str] = (),
+        source_name: str | None = None,
+        namespace: str | None = None,
+        namespace_option: str = "-n/--namespace",
+        operator: OperatorConfig | None = None,
+        write_roots: Sequence[str] = (),
+        check: bool = False,
+    ) -> None:
+        super().__init__(
+            dgd_file,
+            checkpoints,
+            target,
+            output_dir,
+            trusted_keys,
+            max_bytes,
+            crds,
+            source_name,
+            namespace,
+            namespace_option,
+            operator,
+            write_roots,
+        )
+        self._set("check", check)
 
 
-@dataclass(frozen=True)
-class ConfiguredArgs:
+class ConfiguredArgs(FrozenRecord):
     """Without DGD_FILE: the config's `render:` entries, and the options that apply to
     every one of them."""
 
-    entries: tuple[RenderJob, ...] = ()
-    root: str = ""  # the repository root: every entry's output folder stays inside it
-    check: bool = False
-    trusted_keys: tuple[str, ...] = ()
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: tuple[str, ...] = ()
-    operator: OperatorConfig | None = None  # the config's `operator:` section
-    workers: int | None = None  # -j: processes for the entries (None: the CPUs available)
+    _fields = (
+        "entries",
+        "root",
+        "check",
+        "trusted_keys",
+        "max_bytes",
+        "crds",
+        "operator",
+        "workers",
+    )
+    entries: tuple[RenderJob, ...]
+    root: str  # the repository root: every entry's output folder stays inside it
+    check: bool
+    trusted_keys: tuple[str, ...]
+    max_bytes: int
+    crds: tuple[str, ...]
+    operator: OperatorConfig | None  # the config's `operator:` section
+    workers: int | None  # -j: processes for the entries (None: the CPUs available)
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        entries: tuple[RenderJob, ...] = (),
+        root: str = "",
+        check: bool = False,
+        trusted_keys: tuple[str, ...] = (),
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        crds: tuple[str, ...] = (),
+        operator: OperatorConfig | None = None,
+        workers: int | None = None,
+    ) -> None:
+        _set = self._set
+        _set("entries", entries)
+        _set("root", root)
+        _set("check", check)
+        _set("trusted_keys", trusted_keys)
+        _set("max_bytes", max_bytes)
+        _set("crds", crds)
+        _set("operator", operator)
+        _set("workers", workers)
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
     """What the command does: print `stdout`, warn on stderr, write `files`, exit."""
 
+    _fields = ("exit_code", "stdout", "warnings", "files", "removals")
     exit_code: int
-    stdout: str = ""
-    warnings: list[str] = field(default_factory=list)
-    files: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content), changed only
-    removals: list[str] = field(default_factory=list)  # owned files no object renders to now
+    stdout: str
+    warnings: list[str]
+    files: list[tuple[str, bytes]]  # (path, content), changed only
+    removals: list[str]  # owned files no object renders to now
+
+    def __init__(
+        self,
+        exit_code: int,
+        stdout: str = "",
+        warnings: list[str] | None = None,
+        files: list[tuple[str, bytes]] | None = None,
+        removals: list[str] | None = None,
+    ) -> None:
+        self.exit_code = exit_code
+        self.stdout = stdout
+        self.warnings = [] if warnings is None else warnings
+        self.files = [] if files is None else files
+        self.removals = [] if removals is None else removals
 
 
 def plan(args: RenderArgs) -> Outcome:

@@ -14,7 +14,6 @@ from it needs no binding (`Resolution.manual`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.errors import BindingFormatError, InputError
@@ -30,6 +29,7 @@ from renderer.lint.sites import (
     iter_pcss,
     pcs_sites,
 )
+from renderer.record import Record
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
@@ -37,16 +37,32 @@ if TYPE_CHECKING:
     from renderer.lint.checks import Mismatch
 
 
-@dataclass
-class Snapshot:
+class Snapshot(Record):
     """One captured DynamoCheckpoint: its binding, or why it has none."""
 
+    _fields = ("obj", "bound", "error", "untrusted", "conflict", "manual")
     obj: SourceObject
-    bound: BoundCheckpoint | None = None
-    error: InputError | None = None  # cannot be bound (operator precondition or encoding)
-    untrusted: str | None = None  # with --trusted-key: why its file is not trusted
-    conflict: SourceObject | None = None  # another capture of the same name binds differently
-    manual: bool = False  # not an automatic checkpoint: never bound, needs no binding
+    bound: BoundCheckpoint | None
+    error: InputError | None  # cannot be bound (operator precondition or encoding)
+    untrusted: str | None  # with --trusted-key: why its file is not trusted
+    conflict: SourceObject | None  # another capture of the same name binds differently
+    manual: bool  # not an automatic checkpoint: never bound, needs no binding
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        obj: SourceObject,
+        bound: BoundCheckpoint | None = None,
+        error: InputError | None = None,
+        untrusted: str | None = None,
+        conflict: SourceObject | None = None,
+        manual: bool = False,
+    ) -> None:
+        self.obj = obj
+        self.bound = bound
+        self.error = error
+        self.untrusted = untrusted
+        self.conflict = conflict
+        self.manual = manual
 
 
 class Resolution(NamedTuple):
@@ -59,31 +75,92 @@ class Resolution(NamedTuple):
     manual: bool = False  # the checkpoint is a manual one: the workload needs no binding
 
 
-@dataclass
-class LintContext:
+class LintContext(Record):
     """Everything a rule can see; the fields are the whole of it (no side channel)."""
 
+    _fields = (
+        "objects",
+        "snapshots",
+        "strict",
+        "trust_checked",
+        "dgd",
+        "schemas",
+        "dcds",
+        "pcss",
+        "mismatches",
+        "operator",
+        "by_name",
+        "_parsed",
+        "_resolved",
+    )
+    _compare = (
+        "objects",
+        "snapshots",
+        "strict",
+        "trust_checked",
+        "dgd",
+        "schemas",
+        "dcds",
+        "pcss",
+        "mismatches",
+        "operator",
+        "by_name",
+        "_by_name",
+        "_parsed",
+        "_resolved",
+    )
     objects: list[SourceObject]  # the linted objects (DCD, PCS, DynamoCheckpoint)
     snapshots: list[Snapshot]
-    strict: bool = False
-    trust_checked: bool = False  # --trusted-key was given: `Snapshot.untrusted` is set
-    dgd: SourceObject | None = None  # --dgd: render-drift compares against a fresh render
+    strict: bool
+    trust_checked: bool  # --trusted-key was given: `Snapshot.untrusted` is set
+    dgd: SourceObject | None  # --dgd: render-drift compares against a fresh render
     # --crd: (apiVersion, kind) -> schema, replacing the bundled one (rule `schema`)
-    schemas: Mapping[tuple[str, str], dict[str, Any]] | None = None
-    dcds: list[Workload] = field(default_factory=list)
-    pcss: list[PcsSites] = field(default_factory=list)
+    schemas: Mapping[tuple[str, str], dict[str, Any]] | None
+    dcds: list[Workload]
+    pcss: list[PcsSites]
     # every present copy that would be refused, classified once (`checks.mismatches`)
-    mismatches: list[Mismatch] | None = None
+    mismatches: list[Mismatch] | None
     # render-drift renders with this OperatorConfig (None: the pinned defaults)
-    operator: Any = None
+    operator: Any
     # The snapshots by (namespace, name), with conflicts marked: `index_snapshots` of
     # `snapshots` when not given. A run split by file builds it once for all its parts.
-    by_name: dict[tuple[str, str], Snapshot] | None = None
-    _by_name: dict[tuple[str, str], Snapshot] = field(default_factory=dict, init=False)
-    _parsed: dict[str, Binding | str] = field(default_factory=dict)
-    _resolved: dict[int, Resolution] = field(default_factory=dict)
+    by_name: dict[tuple[str, str], Snapshot] | None
+    _by_name: dict[tuple[str, str], Snapshot]
+    _parsed: dict[str, Binding | str]
+    _resolved: dict[int, Resolution]
 
-    def __post_init__(self) -> None:
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        objects: list[SourceObject],
+        snapshots: list[Snapshot],
+        strict: bool = False,
+        trust_checked: bool = False,
+        dgd: SourceObject | None = None,
+        schemas: Mapping[tuple[str, str], dict[str, Any]] | None = None,
+        dcds: list[Workload] | None = None,
+        pcss: list[PcsSites] | None = None,
+        mismatches: list[Mismatch] | None = None,
+        operator: Any = None,
+        by_name: dict[tuple[str, str], Snapshot] | None = None,
+        _parsed: dict[str, Binding | str] | None = None,
+        _resolved: dict[int, Resolution] | None = None,
+    ) -> None:
+        self.objects = objects
+        self.snapshots = snapshots
+        self.strict = strict
+        self.trust_checked = trust_checked
+        self.dgd = dgd
+        self.schemas = schemas
+        self.dcds = [] if dcds is None else dcds
+        self.pcss = [] if pcss is None else pcss
+        self.mismatches = mismatches
+        self.operator = operator
+        self.by_name = by_name
+        self._parsed = {} if _parsed is None else _parsed
+        self._resolved = {} if _resolved is None else _resolved
+        self._index()
+
+    def _index(self) -> None:
         enabled = _dgd_checkpointed(self.dgd)
         self.dcds = [
             dcd_workload(o, enabled if _of_dgd(o, self.dgd, graph_label=True) else frozenset())

@@ -6,12 +6,12 @@ collect (workloads and snapshots) -> match (context) -> run rules -> order findi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, Snapshot, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
+from renderer.record import Record
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
@@ -30,15 +30,33 @@ class LintOptions(NamedTuple):
     operator: Any = None  # OperatorConfig render-drift renders with (None: pinned defaults)
 
 
-@dataclass
-class LintResult:
+class LintResult(Record):
+    _fields = ("findings", "files", "objects", "fixed", "changed_files", "unfixed", "skipped")
     findings: list[Finding]
     files: list[str]  # every file that contributed an object, in order
     objects: int  # objects linted (DCD, PCS, DynamoCheckpoint)
-    fixed: int = 0  # findings --fix repaired
-    changed_files: list[str] = field(default_factory=list)
-    unfixed: list[str] = field(default_factory=list)  # why --fix left a file alone
-    skipped: list[str] = field(default_factory=list)  # YAML files that are not K8s objects
+    fixed: int  # findings --fix repaired
+    changed_files: list[str]
+    unfixed: list[str]  # why --fix left a file alone
+    skipped: list[str]  # YAML files that are not K8s objects
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        findings: list[Finding],
+        files: list[str],
+        objects: int,
+        fixed: int = 0,
+        changed_files: list[str] | None = None,
+        unfixed: list[str] | None = None,
+        skipped: list[str] | None = None,
+    ) -> None:
+        self.findings = findings
+        self.files = files
+        self.objects = objects
+        self.fixed = fixed
+        self.changed_files = [] if changed_files is None else changed_files
+        self.unfixed = [] if unfixed is None else unfixed
+        self.skipped = [] if skipped is None else skipped
 
     @property
     def errors(self) -> int:

@@ -9,7 +9,6 @@ workloads to snapshots.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from renderer.constants import DCD_KIND, PCS_KIND
@@ -22,6 +21,7 @@ from renderer.keys import (
     RESTORE_CANDIDATE_KEY,
     TARGET_CONTAINERS_KEY,
 )
+from renderer.record import Record
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import WORKER_TYPES, clique_component, is_worker_type
 from renderer.workloads import dcd_template_annotations as _template_path
@@ -48,21 +48,46 @@ __all__ = [
 ]
 
 
-@dataclass
-class Copy:
+class Copy(Record):
     """One place a binding is (or should be): `value` None when the key is absent."""
 
+    _fields = ("obj", "path", "value", "label", "map_entry")
     obj: SourceObject
     path: Path  # path of the binding value (for a map entry: the map annotation)
     value: str | None
     label: str  # for messages: "metadata annotation", "checkpoint map entry", ...
-    map_entry: str | None = None  # clique name when this copy is a PCS map entry
+    map_entry: str | None  # clique name when this copy is a PCS map entry
+
+    def __init__(
+        self,
+        obj: SourceObject,
+        path: Path,
+        value: str | None,
+        label: str,
+        map_entry: str | None = None,
+    ) -> None:
+        self.obj = obj
+        self.path = path
+        self.value = value
+        self.label = label
+        self.map_entry = map_entry
 
 
-@dataclass
-class Workload:
+class Workload(Record):
     """A DCD or a PCS clique that the pod webhook checks against one checkpoint."""
 
+    _fields = (
+        "obj",
+        "label",
+        "component",
+        "checkpointed",
+        "checkpoint_name",
+        "checkpoint_name_path",
+        "copies",
+        "misplaced",
+        "clique",
+        "checkpoint_ref",
+    )
     obj: SourceObject
     label: str  # "DCD prod/llama-decode" or "clique decode of PCS prod/llama"
     component: str
@@ -70,31 +95,83 @@ class Workload:
     checkpoint_name: str | None
     checkpoint_name_path: Path
     copies: list[Copy]
-    misplaced: str | None = None  # why it must carry no binding at all
-    clique: str | None = None
+    misplaced: str | None  # why it must carry no binding at all
+    clique: str | None
     # the operator's own record of the checkpoint (a DCD's spec.experimental.checkpoint
     # checkpointRef), for a workload without restore-candidate annotations
-    checkpoint_ref: str | None = None
+    checkpoint_ref: str | None
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        obj: SourceObject,
+        label: str,
+        component: str,
+        checkpointed: bool,
+        checkpoint_name: str | None,
+        checkpoint_name_path: Path,
+        copies: list[Copy],
+        misplaced: str | None = None,
+        clique: str | None = None,
+        checkpoint_ref: str | None = None,
+    ) -> None:
+        self.obj = obj
+        self.label = label
+        self.component = component
+        self.checkpointed = checkpointed
+        self.checkpoint_name = checkpoint_name
+        self.checkpoint_name_path = checkpoint_name_path
+        self.copies = copies
+        self.misplaced = misplaced
+        self.clique = clique
+        self.checkpoint_ref = checkpoint_ref
 
 
-@dataclass
-class MapState:
+class MapState(Record):
     """The PCS checkpoint map annotation: parsed entries, or why it does not parse."""
 
+    _fields = ("obj", "present", "entries", "error")
     obj: SourceObject
     present: bool
-    entries: dict[str, str] = field(default_factory=dict)
-    error: str | None = None
+    entries: dict[str, str]
+    error: str | None
+
+    def __init__(
+        self,
+        obj: SourceObject,
+        present: bool,
+        entries: dict[str, str] | None = None,
+        error: str | None = None,
+    ) -> None:
+        self.obj = obj
+        self.present = present
+        self.entries = {} if entries is None else entries
+        self.error = error
 
 
-@dataclass
-class PcsSites:
+class PcsSites(Record):
+    _fields = ("obj", "workloads", "gms_copies", "map", "clique_names", "gms_cliques")
     obj: SourceObject
     workloads: list[Workload]  # engine cliques (and non-engine cliques carrying a binding)
     gms_copies: list[Copy]  # bindings found on GMS cliques (always misplaced)
     map: MapState
     clique_names: set[str]
-    gms_cliques: set[str] = field(default_factory=set)  # names of the GMS cliques
+    gms_cliques: set[str]  # names of the GMS cliques
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        obj: SourceObject,
+        workloads: list[Workload],
+        gms_copies: list[Copy],
+        map: MapState,
+        clique_names: set[str],
+        gms_cliques: set[str] | None = None,
+    ) -> None:
+        self.obj = obj
+        self.workloads = workloads
+        self.gms_copies = gms_copies
+        self.map = map
+        self.clique_names = clique_names
+        self.gms_cliques = set() if gms_cliques is None else gms_cliques
 
 
 def mapping_at(data: Any, path: Path) -> Mapping[str, Any]:

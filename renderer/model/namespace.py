@@ -9,9 +9,9 @@ as they are. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from renderer.errors import InputError, UsageError
+from renderer.record import replace
 from renderer.source.model import SourceObject
 
 # A namespace is a DNS-1123 label (the API server's rule).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
@@ -32,8 +33,16 @@ _NUM = r"(0|[1-9][0-9]*)"
 _PRE_ID = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 _TAIL = rf"(?:-({_PRE_ID}(?:\.{_PRE_ID})*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
 # runtimeversion.imageTagPattern, and Masterminds semver's StrictNewVersion grammar.
-_IMAGE_TAG = re.compile(rf"^[vV]?{_NUM}\.{_NUM}\.{_NUM}{_TAIL}")
-_STRICT = re.compile(rf"^{_NUM}\.{_NUM}\.{_NUM}{_TAIL}")
+
+
+@cache
+def _image_tag_pattern() -> re.Pattern[str]:
+    return re.compile(rf"^[vV]?{_NUM}\.{_NUM}\.{_NUM}{_TAIL}")
+
+
+@cache
+def _strict() -> re.Pattern[str]:
+    return re.compile(rf"^{_NUM}\.{_NUM}\.{_NUM}{_TAIL}")
 
 
 class WorkerHashError(ValueError):
@@ -41,7 +50,7 @@ class WorkerHashError(ValueError):
 
 
 def _strict_version(text: str) -> tuple[int, int, int] | None:
-    match = _STRICT.match(text)
+    match = _strict().match(text)
     if match is None:
         return None
     parts = tuple(int(match.group(i)) for i in (1, 2, 3))
@@ -68,7 +77,7 @@ def resolve_runtime_version(image: str, override: str) -> tuple[int, int, int] |
     if not tag:
         return None
     trimmed = tag.strip()
-    if not _IMAGE_TAG.match(trimmed):
+    if not _image_tag_pattern().match(trimmed):
         return None
     if trimmed[:1] in ("v", "V"):
         trimmed = trimmed[1:]

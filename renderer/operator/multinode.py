@@ -12,17 +12,25 @@ selects the engine (primary or shadow) within the rank.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from renderer.operator import consts
+from renderer.record import FrozenRecord
 
 
-@dataclass(frozen=True)
-class GroveMultinodeDeployer:
+class GroveMultinodeDeployer(FrozenRecord):
     """GroveMultinodeDeployer; ``is_inter_pod_gms`` with ``rank`` for one GMS rank clique."""
 
-    is_inter_pod_gms: bool = False
-    rank: int = 0
+    _fields = ("is_inter_pod_gms", "rank")
+    is_inter_pod_gms: bool
+    rank: int
+
+    def __init__(
+        self,
+        is_inter_pod_gms: bool = False,
+        rank: int = 0,
+    ) -> None:
+        _set = self._set
+        _set("is_inter_pod_gms", is_inter_pod_gms)
+        _set("rank", rank)
 
     def get_leader_hostname(self, service_name: str) -> str:
         """GetLeaderHostname: the leader clique's pod (index 0, or this engine's index)."""
@@ -62,9 +70,15 @@ class GroveMultinodeDeployer:
         return hostnames
 
 
-@dataclass(frozen=True)
-class LWSMultinodeDeployer:
+class LWSMultinodeDeployer(FrozenRecord):
     """LWSMultinodeDeployer: LeaderWorkerSet pods (the DCD controller's multinode path)."""
+
+    _fields = ()
+
+    def __init__(
+        self,
+    ) -> None:
+        pass
 
     def get_leader_hostname(self, service_name: str) -> str:
         """GetLeaderHostname: LWS injects the leader address."""

@@ -19,8 +19,9 @@ only the path the operator would not take fails, that result is None and its err
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from renderer.record import Record
 
 if TYPE_CHECKING:
     from renderer.operator.checkpoint_id import CheckpointResolution
@@ -40,19 +41,51 @@ class OperatorRenderError(ValueError):
         self.checkpoint_resolution = resolution or {}
 
 
-@dataclass
-class OperatorResult:
+class OperatorResult(Record):
     """What the operator renders for one admitted DGD."""
 
+    _fields = (
+        "pcs",
+        "dcds",
+        "worker_hash",
+        "provider",
+        "checkpoint_resolution",
+        "dgd_uid",
+        "dgd_uid_source",
+        "pcs_error",
+        "dcds_error",
+    )
     pcs: JSON | None
     dcds: list[JSON]  # as printed, sorted by name
     worker_hash: str
     provider: str  # "grove" or "component"
-    checkpoint_resolution: dict[str, CheckpointResolution] = field(default_factory=dict)
-    dgd_uid: str = ""
-    dgd_uid_source: str = ""
-    pcs_error: str | None = None  # the Grove path failed (only allowed when not the provider)
-    dcds_error: str | None = None
+    checkpoint_resolution: dict[str, CheckpointResolution]
+    dgd_uid: str
+    dgd_uid_source: str
+    pcs_error: str | None  # the Grove path failed (only allowed when not the provider)
+    dcds_error: str | None
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        pcs: JSON | None,
+        dcds: list[JSON],
+        worker_hash: str,
+        provider: str,
+        checkpoint_resolution: dict[str, CheckpointResolution] | None = None,
+        dgd_uid: str = "",
+        dgd_uid_source: str = "",
+        pcs_error: str | None = None,
+        dcds_error: str | None = None,
+    ) -> None:
+        self.pcs = pcs
+        self.dcds = dcds
+        self.worker_hash = worker_hash
+        self.provider = provider
+        self.checkpoint_resolution = {} if checkpoint_resolution is None else checkpoint_resolution
+        self.dgd_uid = dgd_uid
+        self.dgd_uid_source = dgd_uid_source
+        self.pcs_error = pcs_error
+        self.dcds_error = dcds_error
 
 
 def workload_provider(dgd: JSON) -> str:

@@ -8,27 +8,42 @@ Regular expressions follow Go's RE2 syntax rules: ``\\s`` is ASCII whitespace on
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 JSON = dict[str, Any]
 
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_FIELDS = re.compile(f"[^{_GO_SPACE}]+")
+
+
+@cache
+def _fields() -> re.Pattern[str]:
+    return re.compile(f"[^{_GO_SPACE}]+")
+
+
 _BASH_C_SPECIAL = frozenset(" \t\n'\"\\{}[]$`!")
-_SHELL_SAFE_TOKEN = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
-_PYTHON_COMMAND = re.compile(r"(.*/)?(python[0-9]*(\.[0-9]+)*)\Z")
+
+
+@cache
+def _shell_safe_token() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
+
+
+@cache
+def _python_command() -> re.Pattern[str]:
+    return re.compile(r"(.*/)?(python[0-9]*(\.[0-9]+)*)\Z")
 
 
 def go_fields(text: str) -> list[str]:
     """strings.Fields: split around runs of Unicode white space (Go's unicode.IsSpace)."""
-    return _FIELDS.findall(text)
+    return _fields().findall(text)
 
 
 def is_python_command(cmd: str) -> bool:
     """isPythonCommand: python, python3, pythonX.Y, optionally with a directory."""
     if cmd in {"python", "python3"}:
         return True
-    return _PYTHON_COMMAND.match(cmd) is not None
+    return _python_command().match(cmd) is not None
 
 
 def shell_quote_for_bash_c(s: str) -> str:
@@ -45,7 +60,7 @@ def shell_quote_for_bash_c(s: str) -> str:
 
 def shell_quote_posix(s: str) -> str:
     """shellQuotePOSIX: one argv token that survives ``sh -c`` unchanged."""
-    if _SHELL_SAFE_TOKEN.match(s):
+    if _shell_safe_token().match(s):
         return s
     return "'" + s.replace("'", "'\\''") + "'"
 

@@ -21,11 +21,11 @@ error of the first bad one, as one after the other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, Target
 from renderer.errors import UsageError
+from renderer.record import FrozenRecord
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
@@ -39,47 +39,111 @@ Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered 
 PARALLEL_MIN_ENTRIES = 4
 
 
-@dataclass(frozen=True)
-class RenderRequest:
+class RenderRequest(FrozenRecord):
     """What to render and how (paths as given; `-` is stdin)."""
 
+    _fields: ClassVar[tuple[str, ...]] = (
+        "dgd_file",
+        "checkpoints",
+        "target",
+        "output_dir",
+        "trusted_keys",
+        "max_bytes",
+        "crds",
+        "source_name",
+        "namespace",
+        "namespace_option",
+        "operator",
+        "write_roots",
+    )
     dgd_file: str  # a file of one or more DGDs, or a folder of such files
-    checkpoints: Sequence[str] = ()
-    target: Target | None = None  # None: what the operator creates for each DGD
-    output_dir: str | None = None  # plan one file per object in this folder
-    trusted_keys: Sequence[str] = ()  # matched snapshots must be signed by one of these
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: Sequence[str] = ()  # validate against these CRDs instead of the bundled schemas
-    source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
-    namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
-    namespace_option: str = "-n/--namespace"  # how messages name where it came from
-    operator: OperatorConfig | None = None  # the config's `operator:` section
+    checkpoints: Sequence[str]
+    target: Target | None  # None: what the operator creates for each DGD
+    output_dir: str | None  # plan one file per object in this folder
+    trusted_keys: Sequence[str]  # matched snapshots must be signed by one of these
+    max_bytes: int
+    crds: Sequence[str]  # validate against these CRDs instead of the bundled schemas
+    source_name: str | None  # for `# Source:` (default: dgd_file as given)
+    namespace: str | None  # for DGDs without metadata.namespace (kubectl apply -n)
+    namespace_option: str  # how messages name where it came from
+    operator: OperatorConfig | None  # the config's `operator:` section
     # output_dir must be inside one of these (symlinks resolved); empty: anywhere
-    write_roots: Sequence[str] = ()
+    write_roots: Sequence[str]
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        dgd_file: str,
+        checkpoints: Sequence[str] = (),
+        target: Target | None = None,
+        output_dir: str | None = None,
+        trusted_keys: Sequence[str] = (),
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        crds: Sequence[str] = (),
+        source_name: str | None = None,
+        namespace: str | None = None,
+        namespace_option: str = "-n/--namespace",
+        operator: OperatorConfig | None = None,
+        write_roots: Sequence[str] = (),
+    ) -> None:
+        _set = self._set
+        _set("dgd_file", dgd_file)
+        _set("checkpoints", checkpoints)
+        _set("target", target)
+        _set("output_dir", output_dir)
+        _set("trusted_keys", trusted_keys)
+        _set("max_bytes", max_bytes)
+        _set("crds", crds)
+        _set("source_name", source_name)
+        _set("namespace", namespace)
+        _set("namespace_option", namespace_option)
+        _set("operator", operator)
+        _set("write_roots", write_roots)
 
 
-@dataclass(frozen=True)
-class OutputPlan:
+class OutputPlan(FrozenRecord):
     """What `-o DIR` changes: the files whose content changes, and the owned files that no
     object renders to any more. Unchanged files are in neither."""
 
+    _fields = ("folder", "writes", "removals")
     folder: str
-    writes: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content)
-    removals: list[str] = field(default_factory=list)
+    writes: list[tuple[str, bytes]]  # (path, content)
+    removals: list[str]
+
+    def __init__(
+        self,
+        folder: str,
+        writes: list[tuple[str, bytes]] | None = None,
+        removals: list[str] | None = None,
+    ) -> None:
+        _set = self._set
+        _set("folder", folder)
+        _set("writes", [] if writes is None else writes)
+        _set("removals", [] if removals is None else removals)
 
     @property
     def changed(self) -> bool:
         return bool(self.writes or self.removals)
 
 
-@dataclass(frozen=True)
-class RenderOutcome:
+class RenderOutcome(FrozenRecord):
     """The rendered documents in output order, the warnings, and with `output_dir` the
     plan of the folder."""
 
+    _fields = ("documents", "warnings", "output")
     documents: list[Document]
-    warnings: list[str] = field(default_factory=list)
-    output: OutputPlan | None = None
+    warnings: list[str]
+    output: OutputPlan | None
+
+    def __init__(
+        self,
+        documents: list[Document],
+        warnings: list[str] | None = None,
+        output: OutputPlan | None = None,
+    ) -> None:
+        _set = self._set
+        _set("documents", documents)
+        _set("warnings", [] if warnings is None else warnings)
+        _set("output", output)
 
 
 def run_render(request: RenderRequest) -> RenderOutcome:

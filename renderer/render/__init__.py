@@ -30,7 +30,6 @@ nothing partial. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from renderer import EMULATED_OPERATOR
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
 from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVIDER_GROVE
+from renderer.record import FrozenRecord, Record
 
 # the operator's workload provider -> the object set it creates
 _PROVIDER_TARGET = {WORKLOAD_PROVIDER_GROVE: TARGET_GROVE, WORKLOAD_PROVIDER_COMPONENT: TARGET_DCD}
@@ -60,18 +60,34 @@ __all__ = [
 JSON = dict[str, Any]
 
 
-@dataclass
-class RenderResult:
+class RenderResult(Record):
     """The rendered objects in output order, and warnings for stderr."""
 
+    _fields = ("objects", "warnings", "target", "checkpoint_files", "worker_hash", "checkpoints")
     objects: list[JSON]
-    warnings: list[str] = field(default_factory=list)
-    target: str = ""
+    warnings: list[str]
+    target: str
     # Files of the snapshots some component restores from (for --trusted-key checks).
-    checkpoint_files: tuple[str, ...] = ()
-    worker_hash: str = ""
+    checkpoint_files: tuple[str, ...]
+    worker_hash: str
     # The snapshot objects some component restores from, in component order.
-    checkpoints: tuple[SourceObject, ...] = ()
+    checkpoints: tuple[SourceObject, ...]
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        objects: list[JSON],
+        warnings: list[str] | None = None,
+        target: str = "",
+        checkpoint_files: tuple[str, ...] = (),
+        worker_hash: str = "",
+        checkpoints: tuple[SourceObject, ...] = (),
+    ) -> None:
+        self.objects = objects
+        self.warnings = [] if warnings is None else warnings
+        self.target = target
+        self.checkpoint_files = checkpoint_files
+        self.worker_hash = worker_hash
+        self.checkpoints = checkpoints
 
 
 def _namespace(dgd: SourceObject, namespace: str | None) -> str:
@@ -109,15 +125,28 @@ def _checkpoints_anything(admitted: JSON) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class Admission:
+class Admission(FrozenRecord):
     """A DGD as the API server and the operator's webhooks admit it (CRD defaults, the
     v1alpha1 -> v1beta1 conversion, defaulting, validation)."""
 
+    _fields = ("data", "namespace", "config", "warnings")
     data: JSON  # the admitted DGD (v1beta1)
     namespace: str  # the one it is rendered in
     config: OperatorConfig  # the operator configuration it is rendered with
-    warnings: tuple[str, ...] = ()  # the admission warnings, each at the DGD's name
+    warnings: tuple[str, ...]  # the admission warnings, each at the DGD's name
+
+    def __init__(
+        self,
+        data: JSON,
+        namespace: str,
+        config: OperatorConfig,
+        warnings: tuple[str, ...] = (),
+    ) -> None:
+        _set = self._set
+        _set("data", data)
+        _set("namespace", namespace)
+        _set("config", config)
+        _set("warnings", warnings)
 
 
 def admit(

@@ -22,13 +22,13 @@ own test, renderer.binding.checkpoint.is_manual) needs no binding, whatever its 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import DGD_KIND
 from renderer.errors import BindingError, InputError
 from renderer.jsoncopy import deep_copy
 from renderer.keys import CHECKPOINT_ID_LABEL
+from renderer.record import Record
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
 
@@ -46,17 +46,31 @@ class Resolved(NamedTuple):
     binding: str | None  # None: not bound (manual checkpoint, or not worker-class)
 
 
-@dataclass
-class Resolution:
+class Resolution(Record):
     """What render hands the operator, and how to read its output back."""
 
+    _fields = ("operator_inputs", "dgd_uid", "components", "warnings", "renames")
     operator_inputs: list[JSON]  # the DynamoCheckpoint objects the operator may read
     dgd_uid: str
-    components: dict[str, Resolved] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    components: dict[str, Resolved]
+    warnings: list[str]
     # (name, ID) the operator is given -> (name, ID) of the snapshot, for a snapshot used
     # without the uid check (see `_unverified`)
-    renames: dict[str, str] = field(default_factory=dict)
+    renames: dict[str, str]
+
+    def __init__(
+        self,
+        operator_inputs: list[JSON],
+        dgd_uid: str,
+        components: dict[str, Resolved] | None = None,
+        warnings: list[str] | None = None,
+        renames: dict[str, str] | None = None,
+    ) -> None:
+        self.operator_inputs = operator_inputs
+        self.dgd_uid = dgd_uid
+        self.components = {} if components is None else components
+        self.warnings = [] if warnings is None else warnings
+        self.renames = {} if renames is None else renames
 
     @property
     def files(self) -> tuple[str, ...]:

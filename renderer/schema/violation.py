@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 from renderer.source.model import Path
 
 # Keys that can follow a dot in a JSONPath; anything else (dots, slashes) goes in brackets.
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+
+
+@cache
+def _plain_key() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 
 
 def json_path(path: Path) -> str:
@@ -17,7 +22,7 @@ def json_path(path: Path) -> str:
     for step in path:
         if isinstance(step, int):
             parts.append(f"[{step}]")
-        elif _PLAIN_KEY.match(step):
+        elif _plain_key().match(step):
             parts.append(f".{step}")
         else:
             escaped = step.replace("\\", "\\\\").replace("'", "\\'")

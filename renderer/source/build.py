@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from math import isfinite, isnan
 from typing import Any
 
@@ -43,6 +42,7 @@ from ruamel.yaml.events import (
     StreamEndEvent,
 )
 
+from renderer.record import Record
 from renderer.source.limits import (
     DEFAULT_MAX_ALIAS_CHARS,
     DEFAULT_MAX_ALIAS_NODES,
@@ -79,18 +79,47 @@ class BuildError(Exception):
         self.column = column
 
 
-@dataclass
-class Document:
+class Document(Record):
     """One YAML document: its value, positions by path, and (optionally) scalar spans."""
 
+    _fields = (
+        "index",
+        "value",
+        "root",
+        "key_marks",
+        "value_marks",
+        "value_spans",
+        "empty",
+        "nodes",
+    )
     index: int
     value: Any
     root: Mark
-    key_marks: dict[Path, Mark] = field(default_factory=dict)
-    value_marks: dict[Path, Mark] = field(default_factory=dict)
-    value_spans: dict[Path, tuple[int, int, str]] = field(default_factory=dict)
-    empty: bool = False  # nothing but comments, or a bare `---`
-    nodes: int = 0  # nodes read so far in the file, this document included
+    key_marks: dict[Path, Mark]
+    value_marks: dict[Path, Mark]
+    value_spans: dict[Path, tuple[int, int, str]]
+    empty: bool  # nothing but comments, or a bare `---`
+    nodes: int  # nodes read so far in the file, this document included
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        index: int,
+        value: Any,
+        root: Mark,
+        key_marks: dict[Path, Mark] | None = None,
+        value_marks: dict[Path, Mark] | None = None,
+        value_spans: dict[Path, tuple[int, int, str]] | None = None,
+        empty: bool = False,
+        nodes: int = 0,
+    ) -> None:
+        self.index = index
+        self.value = value
+        self.root = root
+        self.key_marks = {} if key_marks is None else key_marks
+        self.value_marks = {} if value_marks is None else value_marks
+        self.value_spans = {} if value_spans is None else value_spans
+        self.empty = empty
+        self.nodes = nodes
 
 
 def _plain(text: str) -> Any:

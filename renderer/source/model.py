@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+from renderer.record import Record
 
 # A path into an object: mapping keys are str, sequence indexes are int.
 Path = tuple[str | int, ...]
@@ -21,8 +22,7 @@ class Mark(NamedTuple):
     column: int
 
 
-@dataclass
-class SourceObject:
+class SourceObject(Record):
     """One Kubernetes object read from YAML exactly as Kubernetes would read it.
 
     `data` holds plain JSON-like values (dict, list, str, int, float, bool, None),
@@ -30,16 +30,39 @@ class SourceObject:
     `value_marks` map a path to the position of the mapping key and of the value.
     """
 
-    data: dict[str, Any]
-    file: str
-    doc_index: int = 0
-    item_index: int | None = None  # position inside a `kind: List`, else None
-    key_marks: dict[Path, Mark] = field(default_factory=dict)
-    value_marks: dict[Path, Mark] = field(default_factory=dict)
-    # Only filled when the reader is asked for spans (`spans=True`): for each scalar value,
-    # (start, end, style) with character offsets into the decoded file text, end exclusive,
-    # and style "" (plain), "'", '"', "|" or ">". Meant for in-place rewrites (lint --fix).
-    value_spans: dict[Path, tuple[int, int, str]] = field(default_factory=dict)
+    _fields = (
+        "data",
+        "file",
+        "doc_index",
+        "item_index",
+        "key_marks",
+        "value_marks",
+        "value_spans",
+    )
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        data: dict[str, Any],
+        file: str,
+        doc_index: int = 0,
+        item_index: int | None = None,  # position inside a `kind: List`, else None
+        key_marks: dict[Path, Mark] | None = None,
+        value_marks: dict[Path, Mark] | None = None,
+        # Only filled when the reader is asked for spans (`spans=True`): for each scalar
+        # value, (start, end, style) with character offsets into the decoded file text, end
+        # exclusive, and style "" (plain), "'", '"', "|" or ">". For in-place rewrites
+        # (lint --fix).
+        value_spans: dict[Path, tuple[int, int, str]] | None = None,
+    ) -> None:
+        self.data = data
+        self.file = file
+        self.doc_index = doc_index
+        self.item_index = item_index
+        self.key_marks: dict[Path, Mark] = {} if key_marks is None else key_marks
+        self.value_marks: dict[Path, Mark] = {} if value_marks is None else value_marks
+        self.value_spans: dict[Path, tuple[int, int, str]] = (
+            {} if value_spans is None else value_spans
+        )
 
     @property
     def api_version(self) -> str:

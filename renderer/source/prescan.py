@@ -41,16 +41,33 @@ from typing import NamedTuple
 
 from renderer.source.text import count_breaks
 
-_PLAIN_KIND = re.compile(r"[ \t]+([A-Za-z][A-Za-z0-9]*)[ \t]*(?:#.*)?\r?\Z")
-_NEXT_CONTENT = re.compile(r"^(?![ \t]*(?:#.*)?\r?$)(.)", re.MULTILINE)
+
+@cache
+def _plain_kind() -> re.Pattern[str]:
+    return re.compile(r"[ \t]+([A-Za-z][A-Za-z0-9]*)[ \t]*(?:#.*)?\r?\Z")
+
+
+@cache
+def _next_content() -> re.Pattern[str]:
+    return re.compile(r"^(?![ \t]*(?:#.*)?\r?$)(.)", re.MULTILINE)
+
+
 _MARKER_ENDS = frozenset(" \t\r\n")
 _OPENERS = ('"', "'", "[", "{")
 # A column-0 line (after the first) that is not blank, a comment, a `- ` entry or a plain
 # `key:` with a blank after the colon.
-_ODD_COLUMN0 = re.compile(
-    r"\n(?![ \n#]|-(?:[ \t]|\r?$)|[A-Za-z0-9_][A-Za-z0-9_./-]*:(?:[ \t]|\r?$)|\r?$)", re.M
-)
-_KEY_LINE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*:(?:[ \t]|\r?$)", re.MULTILINE)
+
+
+@cache
+def _odd_column0() -> re.Pattern[str]:
+    return re.compile(
+        r"\n(?![ \n#]|-(?:[ \t]|\r?$)|[A-Za-z0-9_][A-Za-z0-9_./-]*:(?:[ \t]|\r?$)|\r?$)", re.M
+    )
+
+
+@cache
+def _key_line() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*:(?:[ \t]|\r?$)", re.MULTILINE)
 
 
 # Pieces of the one-line grammar (possessive, so each tokenizes as the parser does).
@@ -183,7 +200,7 @@ class Segment(NamedTuple):
 
 
 def _has_content(text: str) -> bool:
-    return _NEXT_CONTENT.search(text) is not None
+    return _next_content().search(text) is not None
 
 
 def document_starts(text: str, limit: int | None = None) -> list[int]:
@@ -228,8 +245,8 @@ def _skippable(text: str, kinds: Collection[str]) -> bool:
         if rest.strip() and not rest.strip().startswith("#"):
             return False
         body_start = end + 1 if end >= 0 else len(text)
-    first = _NEXT_CONTENT.search(text, body_start)
-    if first is None or _KEY_LINE.match(text, first.start()) is None:
+    first = _next_content().search(text, body_start)
+    if first is None or _key_line().match(text, first.start()) is None:
         return False  # empty, or not a block mapping at column 0
     first_line_kind = text.startswith("kind:", body_start)
     if text.count("\nkind:", body_start) + first_line_kind != 1:
@@ -238,17 +255,17 @@ def _skippable(text: str, kinds: Collection[str]) -> bool:
     line_end = text.find("\n", line_start)
     if line_end < 0:
         line_end = len(text)
-    match = _PLAIN_KIND.match(text, line_start + 5, line_end)
+    match = _plain_kind().match(text, line_start + 5, line_end)
     if match is None:
         return False
     kind = match.group(1)
     if kind in kinds or kind == "List":
         return False
-    following = _NEXT_CONTENT.search(text, line_end + 1) if line_end < len(text) else None
+    following = _next_content().search(text, line_end + 1) if line_end < len(text) else None
     if following is not None and following.group(1) in " \t":
         return False
     # (the first content line was checked above; every later line follows a line feed)
-    if _ODD_COLUMN0.search(text, first.start()) is not None:
+    if _odd_column0().search(text, first.start()) is not None:
         return False
     return _lines_close(text, body_start)
 

@@ -23,6 +23,7 @@ import binascii
 import math
 import re
 import struct
+from functools import cache
 from typing import Any
 
 TAG_PREFIX = "tag:yaml.org,2002:"
@@ -60,30 +61,55 @@ for _word in (".nan", ".NaN", ".NAN"):
     _TABLE[_word] = math.nan
 
 _NUMBER_START = frozenset("0123456789+-")
-_FLOAT_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+# The patterns below are compiled on first use: most files hold none of the scalars that
+# reach some of them (dates, `.5`, `0b-1`), and a compile costs about as much as reading
+# a small file.
+
+
+@cache
+def _float_re() -> re.Pattern[str]:
+    return re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+
+
 # Go ParseFloat on text starting with `.`: digits, `_` only between two digits (Go's
 # underscoreOK), an optional exponent whose first character after the sign is a digit.
-_DOT_FLOAT_RE = re.compile(r"\.[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+(?:_[0-9]+)*)?\Z")
+@cache
+def _dot_float_re() -> re.Pattern[str]:
+    return re.compile(r"\.[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+(?:_[0-9]+)*)?\Z")
+
+
 # go-yaml's fallback for `0b` text base 0 refused: ParseInt(rest, 2, 64) accepts one sign.
-_SIGNED_BINARY_RE = re.compile(r"0b([-+])([01]+)\Z")
-_INT_RE = re.compile(
-    r"([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|(0[0-7]*)|([1-9][0-9]*))\Z"
-)
+@cache
+def _signed_binary_re() -> re.Pattern[str]:
+    return re.compile(r"0b([-+])([01]+)\Z")
+
+
+@cache
+def _int_re() -> re.Pattern[str]:
+    return re.compile(
+        r"([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|(0[0-7]*)|([1-9][0-9]*))\Z"
+    )
+
+
 # Go time.Parse layouts go-yaml tries: "2006-1-2T15:4:5.999999999Z07:00" (and lower-case t),
 # "2006-1-2 15:4:5.999999999", "2006-1-2". As time.Parse reads them: one- or two-digit
 # fields; fractional seconds after `.` or `,`; a layout space matches one or more spaces;
 # the zone is `Z` or a sign with hh:mm (hours up to 24 and minutes up to 60 are accepted).
-_TS_RE = re.compile(
-    r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
-    r"(?:(?:[Tt]([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?"
-    r"(?:Z|[-+]([0-9]{2}):([0-9]{2})))"
-    r"|(?: +([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?))?\Z"
-)
+@cache
+def _ts_re() -> re.Pattern[str]:
+    return re.compile(
+        r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
+        r"(?:(?:[Tt]([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?"
+        r"(?:Z|[-+]([0-9]{2}):([0-9]{2})))"
+        r"|(?: +([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?))?\Z"
+    )
+
+
 _DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def _is_timestamp(text: str) -> bool:
-    match = _TS_RE.match(text)
+    match = _ts_re().match(text)
     if match is None:
         return False
     year, month, day = int(match[1]), int(match[2]), int(match[3])
@@ -104,7 +130,7 @@ def _is_timestamp(text: str) -> bool:
 
 def _parse_int(plain: str) -> int | None:
     """Go strconv.ParseInt(s, 0, 64), falling back to ParseUint(s, 0, 64)."""
-    match = _INT_RE.match(plain)
+    match = _int_re().match(plain)
     if match is None:
         return None
     sign, hexa, octo, bina, zero_octal, decimal = match.groups()
@@ -137,7 +163,7 @@ def resolve_plain(text: str) -> Any:
         pass
     first = text[0]
     if first == ".":
-        if _DOT_FLOAT_RE.match(text):
+        if _dot_float_re().match(text):
             value = float(text.replace("_", ""))
             if value != _INF:  # Go ParseFloat reports a range error: stays a string
                 return value
@@ -150,12 +176,12 @@ def resolve_plain(text: str) -> Any:
     number = _parse_int(plain)
     if number is not None:
         return number
-    if _FLOAT_RE.match(plain):
+    if _float_re().match(plain):
         value = float(plain)
         if value not in (_INF, -_INF):  # Go ParseFloat reports a range error: stays a string
             return value
     if plain.startswith("0b"):
-        match = _SIGNED_BINARY_RE.match(plain)
+        match = _signed_binary_re().match(plain)
         if match is not None:  # (unsigned `0b...` was already read by ParseInt base 0)
             value = int(match[2], 2)
             value = -value if match[1] == "-" else value

@@ -11,6 +11,7 @@ as one is still an error, with its place.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path as FsPath
 
 from renderer.errors import InputError
@@ -27,7 +28,11 @@ _NOT_AN_OBJECT = (
 )
 # `apiVersion:` / `kind:` as keys of a top-level mapping, or of the items of a top-level
 # list (`- apiVersion: v1` then `  kind: ConfigMap`).
-_TOP_LEVEL = re.compile(rb"^(?:- |  )?(apiVersion|kind)[ \t]*:", re.MULTILINE)
+
+
+@cache
+def _top_level() -> re.Pattern[bytes]:
+    return re.compile(rb"^(?:- |  )?(apiVersion|kind)[ \t]*:", re.MULTILINE)
 
 
 def is_chart_template(path: str) -> bool:
@@ -41,7 +46,7 @@ def is_chart_template(path: str) -> bool:
 
 def looks_like_object(data: bytes) -> bool:
     """A top-level `apiVersion:` and `kind:` (in some document, or list item)."""
-    found = {m.group(1) for m in _TOP_LEVEL.finditer(data)}
+    found = {m.group(1) for m in _top_level().finditer(data)}
     return found == {b"apiVersion", b"kind"}
 
 

@@ -5,7 +5,8 @@
 - `import renderer.cli` stays light: no jsonschema, cryptography, ruamel round-trip or
   binding engine.
 - A lint of a valid DCD does not import jsonschema or cryptography either (the schema rule
-  answers valid objects without it).
+  answers valid objects without it), nor `dataclasses`: the records on the hook's path are
+  `renderer.record` classes, which compile no code at import.
 - The forbidden-character class of the reader is exactly YAML's non-printable set.
 """
 
@@ -21,7 +22,7 @@ import pytest
 from paths import REPO
 
 import renderer
-from renderer.source.text import _FORBIDDEN
+from renderer.source.text import _FORBIDDEN_ASCII, forbidden
 
 EXAMPLE_DCD = REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml"
 HEAVY = ("jsonschema", "cryptography", "ruamel.yaml.main", "renderer.binding")
@@ -118,6 +119,22 @@ def test_linting_a_valid_dcd_needs_no_jsonschema_or_cryptography() -> None:
     assert _heavy(loaded, ("jsonschema", "cryptography")) == []
 
 
+@pytest.mark.skipif(not EXAMPLE_DCD.is_file(), reason="examples/ not present")
+def test_a_lint_with_checkpoints_creates_no_dataclass() -> None:
+    snapshots = REPO / "examples" / "snapshots"
+    code = (
+        "import contextlib, io\n"
+        "from renderer.cli import main\n"
+        "out, err = io.StringIO(), io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+        f"    code = main(['lint', {str(EXAMPLE_DCD)!r}, '--checkpoint', {str(snapshots)!r}])\n"
+        "assert code == 0, code\n"
+    )
+    loaded = _loaded_after(code)
+    assert "renderer.lint.rules.checkpoint_outdated" in loaded  # the checkpoint rules ran
+    assert "dataclasses" not in loaded
+
+
 def test_forbidden_characters_are_exactly_the_non_printable_set() -> None:
     # YAML 1.1 printable: tab, LF, CR, 0x20-0x7E, NEL, 0xA0-0xD7FF, 0xE000-0xFFFD,
     # 0x10000-0x10FFFF (go-yaml's reader)
@@ -131,5 +148,9 @@ def test_forbidden_characters_are_exactly_the_non_printable_set() -> None:
         )
 
     everything = "".join(map(chr, range(0x110000)))
-    found = [m.start() for m in _FORBIDDEN.finditer(everything)]
+    found = [m.start() for m in forbidden().finditer(everything)]
     assert found == [code for code in range(0x110000) if not printable(code)]
+    # the ASCII fast path: the same set, restricted to ASCII
+    ascii_text = "".join(map(chr, range(0x80)))
+    fast = [m.start() for m in _FORBIDDEN_ASCII.finditer(ascii_text)]
+    assert fast == [code for code in range(0x80) if not printable(code)]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from renderer.constants import TARGETS, Target
 from renderer.errors import InputError, UsageError
 from renderer.pipeline.lint import LintRequest, run_lint
 from renderer.pipeline.render import RenderRequest, run_render, run_renders
+from renderer.record import replace
 from renderer.source import load_bytes, load_paths
 from renderer.yamlout import dump_stream
 

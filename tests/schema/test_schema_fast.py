@@ -9,6 +9,9 @@ vector, and on generated mutations of them.
 from __future__ import annotations
 
 import copy
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Number
 from typing import Any
 
 import pytest
@@ -18,7 +21,7 @@ from jsonschema import Draft202012Validator
 from paths import REPO, TESTS, VECTORS
 
 from renderer.schema import BUNDLED, bundled_schema
-from renderer.schema.fast import is_valid
+from renderer.schema.fast import _number, is_valid
 from renderer.source import load_paths
 
 FILES = sorted(
@@ -185,3 +188,13 @@ def test_keyword_semantics_match_jsonschema(
 )
 def test_outside_the_subset_there_is_no_answer(schema: dict[str, Any]) -> None:
     assert is_valid({"a": [1]}, schema) is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [0, -3, 2.5, float("inf"), True, False, None, "1", [], {}, 1j, Decimal("1.5"), Fraction(1, 3)],
+    ids=repr,
+)
+def test_number_is_jsonschemas_number(value: object) -> None:
+    # a Number that is not a bool, whether or not the fast path answers without the ABC
+    assert _number(value) is (isinstance(value, Number) and not isinstance(value, bool))

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
+from renderer.record import replace
 
 ID = "checkpoint-invalid"
 SEVERITY: Severity = ERROR

@@ -40,7 +40,6 @@ again.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from renderer.constants import DGD_KIND, PCS_KIND
@@ -48,6 +47,7 @@ from renderer.keys import COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
 from renderer.lint.context import LintContext, Snapshot
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
 from renderer.lint.sites import Workload, mapping_at
+from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
 
 ID = "checkpoint-outdated"
@@ -62,10 +62,10 @@ UNCHECKED_HINT = (
 )
 
 
-@dataclass(frozen=True)
-class _Inputs:
+class _Inputs(FrozenRecord):
     """The DGDCheckpointID inputs for one workload, and where the uid and hash came from."""
 
+    _fields = ("namespace", "dgd_name", "uid", "uid_from", "component", "worker_hash", "hash_from")
     namespace: str
     dgd_name: str
     uid: str
@@ -73,6 +73,25 @@ class _Inputs:
     component: str
     worker_hash: str
     hash_from: str
+
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
+        self,
+        namespace: str,
+        dgd_name: str,
+        uid: str,
+        uid_from: str,
+        component: str,
+        worker_hash: str,
+        hash_from: str,
+    ) -> None:
+        _set = self._set
+        _set("namespace", namespace)
+        _set("dgd_name", dgd_name)
+        _set("uid", uid)
+        _set("uid_from", uid_from)
+        _set("component", component)
+        _set("worker_hash", worker_hash)
+        _set("hash_from", hash_from)
 
     def describe(self) -> str:
         return (
@@ -82,14 +101,27 @@ class _Inputs:
         )
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(FrozenRecord):
     """With --dgd: the render's worker hash and the components named by checkpointRef."""
 
+    _fields = ("worker_hash", "by_ref", "workers", "uid")
     worker_hash: str
     by_ref: frozenset[str]
     workers: frozenset[str]
     uid: str
+
+    def __init__(
+        self,
+        worker_hash: str,
+        by_ref: frozenset[str],
+        workers: frozenset[str],
+        uid: str,
+    ) -> None:
+        _set = self._set
+        _set("worker_hash", worker_hash)
+        _set("by_ref", by_ref)
+        _set("workers", workers)
+        _set("uid", uid)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

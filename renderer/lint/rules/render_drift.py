@@ -198,7 +198,7 @@ def _render_refused(dgd: SourceObject, exc: InputError) -> Finding:
         key=True,
     )
     if exc.file and exc.line is not None:
-        from dataclasses import replace
+        from renderer.record import replace
 
         finding = replace(finding, file=exc.file, line=exc.line, column=exc.column or 1)
     return finding

@@ -21,6 +21,7 @@ take it); ``encode`` is ``json.Marshal``; ``dumps`` the compact bytes Go writes.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from renderer.operator.admission.errors import AdmissionError, NotReproducedError, PathTuple
@@ -282,14 +283,16 @@ def _decode_scalar(value: Any, t: dict[str, Any], path: PathTuple, ctx: _Ctx) ->
     raise NotReproducedError(f"Go kind {kind} is not reproduced", path)
 
 
-_RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+@cache
+def _rfc3339() -> re.Pattern[str]:
+    return re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 
 
 def _metav1_time(text: str, path: PathTuple) -> str | None:
     """metav1.Time: time.Parse(RFC3339) then ``UTC().Format(RFC3339)`` (seconds), zero = nil."""
     import datetime as dt
 
-    m = _RFC3339.fullmatch(text)
+    m = _rfc3339().fullmatch(text)
     if m is None:
         raise DecodeError(f"parsing time {text!r} as RFC 3339 failed", path)
     year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])

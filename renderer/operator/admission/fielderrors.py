@@ -10,27 +10,41 @@ does, nil as ``null``, anything else as JSON), the detail, and the aggregate
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from renderer.operator.admission.errors import PathTuple
+from renderer.record import FrozenRecord
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(FrozenRecord):
     """A map-key path segment, printed ``[key]`` (field.Path.Key)."""
 
+    _fields = ("key",)
     key: str
+
+    def __init__(
+        self,
+        key: str,
+    ) -> None:
+        _set = self._set
+        _set("key", key)
 
 
 Segment = str | int | Key
 
 
-@dataclass(frozen=True)
-class Path:
+class Path(FrozenRecord):
     """field.Path: child names, ``[i]`` indexes and ``[key]`` keys."""
 
-    segments: tuple[Segment, ...] = ()
+    _fields = ("segments",)
+    segments: tuple[Segment, ...]
+
+    def __init__(
+        self,
+        segments: tuple[Segment, ...] = (),
+    ) -> None:
+        _set = self._set
+        _set("segments", segments)
 
     def child(self, *names: str) -> Path:
         """Path.Child(name, moreNames...)."""
@@ -75,14 +89,27 @@ DUPLICATE = "Duplicate value"
 _NO_VALUE: Any = object()
 
 
-@dataclass(frozen=True)
-class FieldError:
+class FieldError(FrozenRecord):
     """field.Error: type, field path, bad value and detail."""
 
+    _fields = ("type", "field", "bad_value", "detail")
     type: str
     field: Path
     bad_value: Any
     detail: str
+
+    def __init__(
+        self,
+        type: str,
+        field: Path,
+        bad_value: Any,
+        detail: str,
+    ) -> None:
+        _set = self._set
+        _set("type", type)
+        _set("field", field)
+        _set("bad_value", bad_value)
+        _set("detail", detail)
 
     def body(self) -> str:
         """Error.ErrorBody."""

@@ -10,13 +10,20 @@ an optional ``v``/``V`` (prerelease and build allowed, the core is what counts).
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
-_IMAGE_TAG = re.compile(
-    r"[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
-    rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
-    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
-)
+
+
+@cache
+def _image_tag_pattern() -> re.Pattern[str]:
+    return re.compile(
+        r"[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
+        rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
+        r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
+    )
+
+
 _UINT64_MAX = (1 << 64) - 1
 # Go's unicode.IsSpace, what strings.TrimSpace removes.
 _GO_SPACE = (
@@ -75,7 +82,7 @@ def parse_image_version(image: str) -> tuple[int, int, int]:
     if tag == "":
         raise VersionError(f"image {image!r} does not contain a tag")
     trimmed = tag.strip(_GO_SPACE)
-    if _IMAGE_TAG.fullmatch(trimmed) is None:
+    if _image_tag_pattern().fullmatch(trimmed) is None:
         raise VersionError(f'image tag {tag!r} must contain a semantic version such as "1.1.0"')
     bare = trimmed[1:] if trimmed[:1] in ("v", "V") else trimmed
     try:

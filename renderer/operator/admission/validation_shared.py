@@ -9,7 +9,6 @@ order so the aggregated message is the operator's text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from renderer.operator.admission import provideroverride as po
@@ -24,6 +23,7 @@ from renderer.operator.admission.fielderrors import (
     not_supported,
     required,
 )
+from renderer.record import Record
 
 SOURCE_V1BETA1 = "v1beta1"
 SOURCE_V1ALPHA1 = "v1alpha1"
@@ -45,16 +45,36 @@ INFERENCE_POOL_ABSENT = (
 )
 
 
-@dataclass
-class SharedValidation:
+class SharedValidation(Record):
     """sharedValidation: request-wide state and the gates the rules consult."""
 
-    runtime_version_source: str = SOURCE_V1BETA1
-    checkpoint_gate: bool = False
+    _fields = (
+        "runtime_version_source",
+        "checkpoint_gate",
+        "inference_pool_error",
+        "allow_checkpoint_with_interpod_gms",
+        "warnings",
+    )
+    runtime_version_source: str
+    checkpoint_gate: bool
     #: None = available; else the error text the availability check produces.
-    inference_pool_error: str | None = INFERENCE_POOL_UNDETECTABLE
-    allow_checkpoint_with_interpod_gms: bool = True
-    warnings: list[str] = field(default_factory=list)
+    inference_pool_error: str | None
+    allow_checkpoint_with_interpod_gms: bool
+    warnings: list[str]
+
+    def __init__(
+        self,
+        runtime_version_source: str = SOURCE_V1BETA1,
+        checkpoint_gate: bool = False,
+        inference_pool_error: str | None = INFERENCE_POOL_UNDETECTABLE,
+        allow_checkpoint_with_interpod_gms: bool = True,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.runtime_version_source = runtime_version_source
+        self.checkpoint_gate = checkpoint_gate
+        self.inference_pool_error = inference_pool_error
+        self.allow_checkpoint_with_interpod_gms = allow_checkpoint_with_interpod_gms
+        self.warnings = [] if warnings is None else warnings
 
     def warn(self, message: str) -> None:
         """sharedValidation.warn."""
