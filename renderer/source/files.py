@@ -8,11 +8,11 @@ import stat
 import sys
 import weakref
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path as FsPath
 from typing import BinaryIO
 
 from renderer.errors import InputError
+from renderer.record import replace
 from renderer.source.model import SourceObject
 from renderer.source.reader import DEFAULT_MAX_BYTES, load_bytes
 
