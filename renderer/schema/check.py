@@ -134,9 +134,10 @@ def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list
     if chosen is None:
         return []
     schema, title, bundled = chosen
+    # the common case, answered without importing jsonschema or copying the object
+    if bundled and is_valid(obj.data, schema, nulls_absent=True) is True:
+        return []
     data = without_nulls(obj.data)
-    if bundled and is_valid(data, schema) is True:
-        return []  # the common case, answered without importing jsonschema
     errors = _compiled(schema, title, trusted=bundled).iter_errors(data)
 
     def locate(path: Path, key: bool) -> Mark:
@@ -164,9 +165,9 @@ def validate_data(
     if chosen is None:
         return []
     schema, title, bundled = chosen
-    data = without_nulls(data)
-    if bundled and is_valid(data, schema) is True:
+    if bundled and is_valid(data, schema, nulls_absent=True) is True:
         return []
+    data = without_nulls(data)
     errors = list(_compiled(schema, title, trusted=bundled).iter_errors(data))
     if not errors:
         return []

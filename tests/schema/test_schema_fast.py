@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from paths import REPO, TESTS, VECTORS
 
 from renderer.schema import BUNDLED, bundled_schema
+from renderer.schema.check import without_nulls
 from renderer.schema.fast import _number, is_valid
 from renderer.source import load_paths
 
@@ -67,6 +68,18 @@ def test_fixture_answer_is_jsonschemas(name: str, data: dict[str, Any]) -> None:
     schema = _schema(data)
     # the bundled schemas stay inside the mirrored subset: always an answer
     assert is_valid(data, schema) is _jsonschema_valid(data, schema)
+    # and with nulls read as absent, the answer jsonschema gives for the pruned copy
+    assert is_valid(data, schema, nulls_absent=True) is _jsonschema_valid(
+        without_nulls(data), schema
+    )
+
+
+def _answers_agree(data: Any, schema: dict[str, Any]) -> None:
+    """Both modes of the fast path against jsonschema (None is allowed: it asks jsonschema)."""
+    for nulls_absent, exact in ((False, data), (True, without_nulls(data))):
+        answer = is_valid(data, schema, nulls_absent=nulls_absent)
+        if answer is not None:
+            assert answer is _jsonschema_valid(exact, schema), (nulls_absent, data)
 
 
 # Values that probe the type rules jsonschema is particular about.
@@ -141,10 +154,92 @@ def _mutated(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutated())
 def test_mutated_objects_get_jsonschemas_answer(data: dict[str, Any]) -> None:
+    _answers_agree(data, _schema(data))
+
+
+# Wrong types, nulls and empty containers, put in place of a value or beside it.
+_REPLACEMENTS: list[Any] = [None, "x", 7, 1.5, True, [], {}, [None], {"a": None}, "", -1]
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> tuple[Any, Any]:
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    return parent, path[-1]
+
+
+def _systematic(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every value of `data` removed, nulled and replaced (by a value that rotates through
+    `_REPLACEMENTS`), and an unknown field added to every mapping, one change a copy."""
+    found = []
+    for index, path in enumerate(p for p in _paths(data) if p):
+        for action in ("delete", "null", "replace", "add"):
+            mutated = copy.deepcopy(data)
+            parent, last = _at(mutated, path)
+            value = copy.deepcopy(_REPLACEMENTS[index % len(_REPLACEMENTS)])
+            if action == "delete":
+                del parent[last]
+            elif action == "null":
+                parent[last] = None
+            elif action == "replace":
+                parent[last] = value
+            elif isinstance(parent[last], dict):
+                parent[last]["x-unknown"] = value
+            elif isinstance(parent[last], list):
+                parent[last].append(value)
+            else:
+                continue
+            found.append(mutated)
+    return found
+
+
+def _null_everywhere(data: Any) -> Any:
+    """`data` with a null field beside the fields of every mapping, at every depth."""
+    if isinstance(data, dict):
+        return {**{k: _null_everywhere(v) for k, v in data.items()}, "x-null": None}
+    if isinstance(data, list):
+        return [_null_everywhere(v) for v in data]
+    return data
+
+
+# one object per bundled schema, valid, the smallest: every change to it is checked
+_BASES = [
+    min(
+        (
+            d
+            for _, d in OBJECTS
+            if (d["apiVersion"], d["kind"]) == key and _jsonschema_valid(d, _schema(d))
+        ),
+        key=lambda d: len(_paths(d)),
+    )
+    for key in sorted(BUNDLED)
+]
+
+
+@pytest.mark.parametrize("base", _BASES, ids=[f"{d['kind']}-{d['apiVersion']}" for d in _BASES])
+def test_every_single_change_gets_jsonschemas_answer(base: dict[str, Any]) -> None:
+    schema = _schema(base)
+    for mutated in _systematic(base):
+        _answers_agree(mutated, schema)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "data"), OBJECTS, ids=[name for name, _ in OBJECTS])
+def test_every_single_change_to_every_fixture_gets_jsonschemas_answer(
+    name: str, data: dict[str, Any]
+) -> None:
     schema = _schema(data)
-    answer = is_valid(data, schema)
-    if answer is not None:
-        assert answer is _jsonschema_valid(data, schema)
+    for mutated in _systematic(data):
+        _answers_agree(mutated, schema)
+
+
+@pytest.mark.parametrize(("name", "data"), OBJECTS, ids=[name for name, _ in OBJECTS])
+def test_nulls_at_every_depth_are_absent_fields(name: str, data: dict[str, Any]) -> None:
+    schema = _schema(data)
+    nulled = _null_everywhere(data)
+    # additionalProperties: false rejects x-null unless it is pruned: both modes differ
+    assert is_valid(nulled, schema, nulls_absent=True) is _jsonschema_valid(data, schema)
+    _answers_agree(nulled, schema)
 
 
 @pytest.mark.parametrize(
