@@ -202,7 +202,12 @@ def build(  # one loop over events keeps the per-node cost low
             if nodes > node_cap:
                 raise _too_many_nodes(node_cap, mark, line_offset)
             if tag is None:
-                value = _plain(text_value) if not style else text_value
+                if style:
+                    value = text_value
+                else:  # _plain, inlined: most scalars are plain and seen before
+                    value = _PLAIN_CACHE.get(text_value, _MISSING)
+                    if value is _MISSING:
+                        value = _plain(text_value)
                 if style == '"' and (check_slash or apostrophe_escapes):
                     if check_slash:
                         _check_double_quoted(text, mark, end_mark, line_offset)
@@ -232,9 +237,9 @@ def build(  # one loop over events keeps the per-node cost low
             # go-yaml's isMerge: the text is `<<` and the event is plain-implicit (plain and
             # untagged, or tagged `!` in any style) or the tag is !!merge
             if (
-                top.is_map
+                text_value == "<<"
+                and top.is_map
                 and top.key is _MISSING
-                and text_value == "<<"
                 and ((tag is None and not style) or tag in _MERGE_TAGS)
             ):
                 top.key = _MERGE

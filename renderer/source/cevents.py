@@ -23,10 +23,10 @@ installed version calls the classes differently.
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Callable, Iterator
 from functools import cache, partial
 from itertools import chain, islice
+from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.events import (
@@ -112,7 +112,7 @@ def _recorded_batches(get_event: Callable[[], Any]) -> Iterator[list[partial[Any
             # list.extend keeps the events read before a parse error (a test checks it),
             # so they are built (and their errors raised) before that error is
             batch.extend(islice(events, _BATCH))
-        except Exception as exc:  # noqa: BLE001 - re-raised below, after the events before it
+        except Exception as exc:  # re-raised below, after the events before it
             error = exc
         finally:
             module.update(originals)
@@ -135,11 +135,8 @@ def recording_works() -> bool:
         from _ruamel_yaml import CParser
     except ImportError:
         return False
-    where = os.path.dirname(_ruamel_yaml.__file__ or "")
-    if not any(
-        os.path.isdir(os.path.join(where, f"ruamel_yaml_clib-{version}.dist-info"))
-        for version in CHECKED_VERSIONS
-    ):
+    where = Path(_ruamel_yaml.__file__ or "").parent  # the version, at the cost of a stat
+    if not any((where / f"ruamel_yaml_clib-{v}.dist-info").is_dir() for v in CHECKED_VERSIONS):
         return False
     module = vars(_ruamel_yaml)
     if any(module.get(kind.__name__) is not kind for kind in FIELDS):
@@ -147,13 +144,13 @@ def recording_works() -> bool:
     made = list(iter(CParser(_PROBE).get_event, None))
     try:
         recorded = list(chain.from_iterable(_recorded_batches(CParser(_PROBE).get_event)))
-    except Exception:  # noqa: BLE001 - any surprise means: do not record
+    except Exception:  # any surprise means: do not record
         return False
     return len(made) == len(recorded) and all(map(_same, made, recorded))
 
 
 def _same(event: Any, record: Any) -> bool:
-    kind = event.__class__
+    kind: type = event.__class__
     if not isinstance(record, partial) or record.func is not kind or record.keywords:
         return False
     fields = FIELDS[kind]

