@@ -223,24 +223,26 @@ def build(  # one loop over events keeps the per-node cost low
 
     while True:
         event = next_event()
-        kind = event.__class__
-        mark = event.start_mark
+        kind = event.func
         # --- a node value: scalar, alias, or collection start ---------------------------
         if kind is ScalarEvent:
+            anchor, tag, _, text_value, mark, end_mark, style = event.args
             nodes += 1
             if nodes > node_cap:
                 raise _too_many_nodes(node_cap, mark, line_offset)
-            text_value = event.value
-            tag = event.tag
-            style = event.style
             if tag is None:
-                value = _plain(text_value) if not style else text_value
+                if style:
+                    value = text_value
+                else:  # _plain, inlined: most scalars are plain and seen before
+                    value = _PLAIN_CACHE.get(text_value, _MISSING)
+                    if value is _MISSING:
+                        value = _plain(text_value)
                 if style == '"' and (check_slash or apostrophe_escapes):
                     if check_slash:
-                        _check_double_quoted(text, mark, event.end_mark, line_offset)
+                        _check_double_quoted(text, mark, end_mark, line_offset)
                     if apostrophe_escapes:
                         value = _restore_apostrophes(
-                            value, text, mark, event.end_mark, line_offset, apostrophe_escapes
+                            value, text, mark, end_mark, line_offset, apostrophe_escapes
                         )
             elif tag == "!" or (tag[0] == "!" and not tag.startswith("tag:")):
                 value = text_value  # non-specific and custom tags: the text, unresolved
@@ -252,8 +254,8 @@ def build(  # one loop over events keeps the per-node cost low
             size = 1
             chars = len(text_value)
             node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
-            if event.anchor is not None:
-                anchors[event.anchor] = (value, 1, False, chars)
+            if anchor is not None:
+                anchors[anchor] = (value, 1, False, chars)
             via_alias = False
             if not stack:  # a scalar document
                 if value.__class__ is float and not isfinite(value):
@@ -264,9 +266,9 @@ def build(  # one loop over events keeps the per-node cost low
             # go-yaml's isMerge: the text is `<<` and the event is plain-implicit (plain and
             # untagged, or tagged `!` in any style) or the tag is !!merge
             if (
-                top.is_map
+                text_value == "<<"
+                and top.is_map
                 and top.key is _MISSING
-                and text_value == "<<"
                 and ((tag is None and not style) or tag in _MERGE_TAGS)
             ):
                 top.key = _MERGE
@@ -280,10 +282,11 @@ def build(  # one loop over events keeps the per-node cost low
                     path = top.key_path if top.key is not _MERGE else (*top.path, top.key)  # type: ignore[arg-type]
                 value_spans[path] = (
                     mark.index + index_offset,
-                    event.end_mark.index + index_offset,
+                    end_mark.index + index_offset,
                     style or "",
                 )
         elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            anchor, _, _, mark, _, _ = event.args
             nodes += 1
             if nodes > node_cap:
                 raise _too_many_nodes(node_cap, mark, line_offset)
@@ -309,7 +312,6 @@ def build(  # one loop over events keeps the per-node cost low
             else:
                 path = ()
             value_marks[path] = node_mark
-            anchor = event.anchor
             if anchor is not None:
                 anchors[anchor] = (_OPEN, 0, False, 0)
             stack.append(_Frame({} if is_map else [], path, is_map, anchor, node_mark))
@@ -330,7 +332,7 @@ def build(  # one loop over events keeps the per-node cost low
                 continue
             top = stack[-1]
         elif kind is AliasEvent:
-            anchor = event.anchor
+            anchor, mark, _ = event.args
             node_mark = _new_mark(Mark, (mark.line + lo, mark.column + 1))
             found = anchors.get(anchor)
             if found is None:
@@ -370,7 +372,7 @@ def build(  # one loop over events keeps the per-node cost low
                     if zero_found is not None:
                         zero_maps[id(value)] = (value, zero_found[1])
         elif kind is DocumentStartEvent:
-            version = event.version
+            mark, _, _, version, _ = event.args
             if version is not None and tuple(version) != (1, 1):
                 raise BuildError("found incompatible YAML document", mark.line + line_offset, 0)
             doc_index += 1
@@ -387,6 +389,7 @@ def build(  # one loop over events keeps the per-node cost low
             doc = None
             continue
         elif kind is DocumentEndEvent:
+            mark = event.args[0]
             if doc is None:
                 root = _new_mark(Mark, (mark.line + lo, mark.column + 1))
                 doc = Document(doc_index, None, root, key_marks, value_marks, value_spans, True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Collection, Iterator
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from renderer.errors import InputError
@@ -40,15 +40,18 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_MAX_BYTES", "iter_values", "load_bytes"]
 
 
-def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], Any]:
-    """libyaml's `get_event`; ruamel's pure-Python parser when asked or when C is missing.
+def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], partial[Any]]:
+    """libyaml's events; ruamel's pure-Python parser's when asked or when C is missing.
+    Each event is the record of its constructor call that `build` reads (see `cevents`).
 
     The pure parser is taught the one escape go-yaml accepts and it does not: `\\'`.
     """
+    from renderer.source import cevents
+
     try:
         if pure:
             raise ImportError("pure parser requested")
-        from _ruamel_yaml import CParser
+        return cevents.c_events(source)
     except ImportError:
         from ruamel.yaml import YAML
 
@@ -57,9 +60,7 @@ def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], Any]:
         yaml = YAML(typ="safe", pure=True)
         yaml.Scanner = _go_scanner()
         events: Iterator[Any] = iter(yaml.parse(source))
-        return events.__next__
-    get_event: Callable[[], Any] = CParser(source).get_event
-    return get_event
+        return cevents.as_calls(events.__next__)
 
 
 @cache
