@@ -264,14 +264,29 @@ class Field(Record):
 class StructCodec(Codec):
     zero_empty = False  # Go never treats a struct value as empty
 
-    def __init__(self, name: str) -> None:
+    fields: tuple[Field, ...]
+    by_name: dict[str, Field]
+
+    def __init__(self, name: str, fill: Callable[[StructCodec], None] | None = None) -> None:
         self.name = name
-        self.fields: tuple[Field, ...] = ()
-        self.by_name: dict[str, Field] = {}
+        # `fields` and `by_name` are set by `fill` on first use: a one-file lint reaches a
+        # few dozen of the table's structs, and filling all of them was a tenth of its work
+        self._fill = fill
         self._zero_text: str | None = None
         # per field, what an absent field writes (None: nothing); built on first encode,
         # after `fields` is set (types refer to each other, so they are filled in later)
         self._absent: tuple[str | None, ...] | None = None
+
+    def __getattr__(self, attr: str) -> Any:
+        # only called while `fields` / `by_name` are unset: fill them, then plain attributes
+        fill = self.__dict__.get("_fill")
+        if attr in ("fields", "by_name") and fill is not None:
+            self._fill = None
+            fill(self)
+            return self.__dict__[attr]
+        if attr in ("fields", "by_name"):
+            return () if attr == "fields" else {}
+        raise AttributeError(attr)
 
     def _absent_texts(self) -> tuple[str | None, ...]:
         texts: list[str | None] = []
@@ -416,20 +431,24 @@ class TypeTable:
         self.roots: dict[str, StructCodec] = {}
         for role, name in raw["roots"].items():
             self.roots[role] = self._struct(name)
-        # Filling a struct may discover more structs; loop until every one is filled.
+
+    def fill_all(self) -> int:
+        """Fill every struct reachable from the roots now (each is otherwise filled on first
+        use), so a table the encoder cannot serve fails here; the number of structs."""
         filled: set[str] = set()
         while len(filled) < len(self._structs):
             for name, codec in list(self._structs.items()):
                 if name not in filled:
                     filled.add(name)
-                    self._fill(codec)
+                    _ = codec.fields
+        return len(filled)
 
     def _struct(self, name: str) -> StructCodec:
         codec = self._structs.get(name)
         if codec is None:
             if name not in self._types:
                 raise TableError(f"type table has no struct {name}")
-            codec = StructCodec(name)
+            codec = StructCodec(name, self._fill)
             self._structs[name] = codec
         return codec
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, DGD_KIND, PCS_KIND
@@ -24,8 +23,9 @@ BUNDLED: dict[SchemaKey, str] = {
 
 @cache
 def _load(file_name: str) -> dict[str, Any]:
-    text = resources.files("renderer").joinpath("schemas", file_name).read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    from renderer.packagedata import package_text
+
+    schema: dict[str, Any] = json.loads(package_text("schemas", file_name))
     return schema
 
 

@@ -15,7 +15,6 @@ before the recursion, so a defaulted object gets its own nested defaults too.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
@@ -26,8 +25,9 @@ _SCHEMAS: dict[str, Any] | None = None
 def _schemas() -> dict[str, Any]:
     global _SCHEMAS  # noqa: PLW0603 - one process-wide cache of immutable package data
     if _SCHEMAS is None:
-        data = resources.files("renderer").joinpath("data", "dgd-crd-defaults.json")
-        _SCHEMAS = json.loads(data.read_text("utf-8"))["versions"]
+        from renderer.packagedata import package_text
+
+        _SCHEMAS = json.loads(package_text("data", "dgd-crd-defaults.json"))["versions"]
     return _SCHEMAS
 
 
