@@ -15,12 +15,13 @@ from typing import Any
 # The package is installed as plain files (setuptools, never a zip), so its data is read
 # with the built-in open: importlib.resources costs a cold start about 5 ms of imports
 # (tempfile, shutil, zipfile, random) that a one-file lint would pay for one read.
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))  # noqa: PTH100, PTH120
 
 
 def package_text(folder: str, file_name: str) -> str:
     """The text of renderer/<folder>/<file_name>, a file shipped with the package."""
-    with open(os.path.join(_PACKAGE_DIR, folder, file_name), encoding="utf-8") as handle:
+    path = os.path.join(_PACKAGE_DIR, folder, file_name)  # noqa: PTH118
+    with open(path, encoding="utf-8") as handle:  # noqa: PTH123
         return handle.read()
 
 
