@@ -14,6 +14,8 @@ or DCDs, no restart in progress):
 Both the PodCliqueSet and the DCDs are rendered; ``provider`` says which one the operator
 creates (the ``nvidia.com/workload-provider`` annotation the defaulting webhook set). When
 only the path the operator would not take fails, that result is None and its error kept.
+A caller that prints one set (``only``) skips the other when the operator does not create
+it either: the provider's set is always rendered, since its refusal is the operator's.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from renderer.constants import TARGET_DCD, TARGET_GROVE
 from renderer.record import Record
 
 if TYPE_CHECKING:
@@ -103,6 +106,7 @@ def render_operator(
     checkpoints: Sequence[JSON] = (),
     dgd_uid: str | None = None,
     worker_hash: str | None = None,
+    only: str | None = None,
 ) -> OperatorResult:
     """Render ``admitted_dgd`` as the pinned operator does; OperatorRenderError if it refuses.
 
@@ -111,7 +115,9 @@ def render_operator(
     the DGD's. ``dgd_uid`` is the live DGD's UID (see checkpoint_id.dgd_uid_for).
     ``worker_hash`` is ``compute_dgd_workers_spec_hash(admitted_dgd)`` when the caller has
     it already (it does not depend on the uid set here: the DCDs it hashes carry none), so
-    the worker DCDs are not generated twice.
+    the worker DCDs are not generated twice. ``only`` ("grove" or "dcd"): the caller prints
+    that set alone, so the other is not generated unless it is the provider's (its result
+    is then None or [], with no error).
     """
     from renderer.jsoncopy import deep_copy
     from renderer.operator import consts as c
@@ -172,7 +178,8 @@ def render_operator(
     try:
         from renderer.operator.graph_grove import generate_grove_pod_clique_set
 
-        pcs = generate_grove_pod_clique_set(dgd, config, worker_hash, checkpoint_info=infos)
+        if grove or only != TARGET_DCD:
+            pcs = generate_grove_pod_clique_set(dgd, config, worker_hash, checkpoint_info=infos)
     except ValueError as err:
         if grove:
             raise  # the created object: its refusal (or what is not reproduced) stands
@@ -180,6 +187,10 @@ def render_operator(
 
     dcds: list[JSON] = []
     dcds_error: str | None = None
+    if grove and only == TARGET_GROVE:
+        return OperatorResult(
+            pcs, [], worker_hash, provider, resolution, uid, uid_source, pcs_error
+        )
     try:
         generated = generate_dynamo_components_deployments(
             dgd, None, None, RollingUpdateContext(new_worker_hash=worker_hash)

@@ -248,11 +248,12 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     warn_unused: bool,
 ) -> RenderResult:
     from renderer.operator.admission.errors import AdmissionError
-    from renderer.operator.render import OperatorRenderError, render_operator
+    from renderer.operator.render import OperatorRenderError, render_operator, workload_provider
     from renderer.operator.typed_json import NotReproducedError
     from renderer.render.locate import admission_error, not_reproduced, render_refusal
     from renderer.render.snapshots import resolve_snapshots
 
+    chosen = target or _PROVIDER_TARGET.get(workload_provider(admitted), TARGET_GROVE)
     try:
         admitted_hash = worker_hash(admitted)
         resolution = resolve_snapshots(
@@ -264,6 +265,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
             checkpoints=resolution.operator_inputs,
             dgd_uid=resolution.dgd_uid or None,
             worker_hash=admitted_hash,
+            only=chosen,
         )
     except AdmissionError as exc:
         raise admission_error(dgd, exc) from None
@@ -275,7 +277,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
         # The emulation's own refusals are ValueErrors with the operator's text; anything
         # else is an input it was not built for: fail closed, never render a guess.
         raise render_refusal(dgd, f"{type(exc).__name__}: {exc}") from None
-    chosen = target or _PROVIDER_TARGET.get(result.provider, TARGET_GROVE)
     objects = [_kubernetes_order(o) for o in _chosen_objects(dgd, result, chosen)]
     if resolution.renames:
         objects = [_renamed(obj, resolution.renames) for obj in objects]

@@ -21,3 +21,29 @@ def test_pipeline_pcs_equals_oracle(case: OracleCase) -> None:
     result = render_operator(admitted, case.config(), checkpoints=case.input_checkpoints())
     assert result.pcs is not None
     assert diff_paths(result.pcs, case.expected_pcs()) == []
+
+
+@pytest.mark.parametrize("case", rendered_cases(), ids=lambda c: c.name)
+def test_a_render_of_one_target_skips_only_what_the_operator_does_not_create(
+    case: OracleCase,
+) -> None:
+    # `only` drops the set that is neither printed nor the provider's (whose refusal is
+    # the operator's): what is rendered equals the render of both sets.
+    dgd = load_yaml(case.path / "dgd.yaml")
+    admitted = admit(dgd, namespace=case.namespace(), config=case.config())
+    both = render_operator(admitted, case.config(), checkpoints=case.input_checkpoints())
+    grove = both.provider == "grove"
+    for only in ("grove", "dcd"):
+        one = render_operator(
+            admitted, case.config(), checkpoints=case.input_checkpoints(), only=only
+        )
+        assert one.worker_hash == both.worker_hash
+        assert one.checkpoint_resolution == both.checkpoint_resolution
+        if grove or only == "grove":
+            assert one.pcs == both.pcs
+        else:
+            assert one.pcs is None
+        if not grove or only == "dcd":
+            assert one.dcds == both.dcds
+        else:
+            assert one.dcds == []
