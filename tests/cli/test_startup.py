@@ -22,7 +22,7 @@ import pytest
 from paths import REPO
 
 import renderer
-from renderer.source.text import _FORBIDDEN_ASCII, forbidden
+from renderer.source.text import _ALLOWED_ASCII, _FORBIDDEN_ASCII, forbidden
 
 EXAMPLE_DCD = REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml"
 HEAVY = ("jsonschema", "cryptography", "ruamel.yaml.main", "renderer.binding")
@@ -154,3 +154,6 @@ def test_forbidden_characters_are_exactly_the_non_printable_set() -> None:
     ascii_text = "".join(map(chr, range(0x80)))
     fast = [m.start() for m in _FORBIDDEN_ASCII.finditer(ascii_text)]
     assert fast == [code for code in range(0x80) if not printable(code)]
+    # and the table that lets a clean ASCII file skip the search: it keeps exactly those
+    left = ascii_text.encode("ascii").translate(None, _ALLOWED_ASCII)
+    assert list(left) == [code for code in range(0x80) if not printable(code)]
