@@ -38,9 +38,10 @@ from collections.abc import Mapping
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from renderer.constants import TARGETS, Target
+from renderer.constants import DEFAULT_MAX_BYTES, TARGETS, Target
 from renderer.errors import InputError
 from renderer.record import FrozenRecord
+from renderer.source.limits import DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_NODES
 from renderer.source.model import Path, SourceObject
 
 if TYPE_CHECKING:
@@ -309,9 +310,7 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
                 *_split_where(job.where),
             )
         outputs[job.output] = job.where
-    max_bytes, max_nodes, max_documents = (
-        _positive(reader, top, key) for key in ("maxBytes", "maxNodes", "maxDocuments")
-    )
+    max_bytes, max_nodes, max_documents = (_limit(reader, top, key, most) for key, most in _LIMITS)
     return Config(
         file=name,
         render=jobs,
@@ -326,10 +325,29 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
     )
 
 
-def _positive(reader: _Reader, top: dict[str, Any], key: str) -> int | None:
+# The per-file limits a config may set, and the most it may set: the defaults. The config
+# comes with the repository, so it may tighten what bounds a run's time and memory on one
+# file but not lift it; the command line (the person or CI job running the tool) can.
+_LIMITS = (
+    ("maxBytes", DEFAULT_MAX_BYTES),
+    ("maxNodes", DEFAULT_MAX_NODES),
+    ("maxDocuments", DEFAULT_MAX_DOCUMENTS),
+)
+
+
+def _limit(reader: _Reader, top: dict[str, Any], key: str, most: int) -> int | None:
     value = top.get(key)
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise reader.fail((key,), f"{key} must be a positive integer")
+    if value > most:
+        option = "--" + "".join(f"-{c.lower()}" if c.isupper() else c for c in key)
+        raise reader.fail(
+            (key,),
+            f"{key} {value} is above the default {most}: a repository's config may lower a"
+            f" per-file limit, not raise it ({option} on the command line can)",
+        )
     return value
 
 
@@ -366,8 +384,8 @@ def find_config(start: str | None = None) -> str | None:
         return None  # a working directory that was removed holds no config
     for directory in (here, *here.parents):
         candidate = directory / CONFIG_NAME
-        if candidate.is_file():
-            return str(candidate)
+        if candidate.exists() and not candidate.is_dir():
+            return str(candidate)  # a FIFO or device there is refused by the read, not skipped
         if (directory / ".git").exists():
             return None
     return None
@@ -375,11 +393,19 @@ def find_config(start: str | None = None) -> str | None:
 
 def load_config(path: str, *, cwd: str | None = None) -> Config:
     """Read the config file at `path` (InputError when unreadable or invalid)."""
+    from renderer.source.files import open_regular
+
     try:
-        with FsPath(path).open("rb") as handle:
+        # found by walking up from the working directory: a repository may plant a FIFO or
+        # a link to a terminal there, which must be refused, not waited on
+        with open_regular(path) as handle:
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise InputError(f"cannot read config file: {exc.strerror}", path) from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(
+            "cannot read config file: the path contains a NUL character", path
+        ) from None
     here = cwd if cwd is not None else _working_directory(path)
     shown = os.path.relpath(path, here) if FsPath(path).is_absolute() else path
     if shown.startswith(".."):

@@ -4,10 +4,11 @@ Every file of the repository, the config included, may come from an untrusted pu
 request, so the commands hold two rules:
 
 - Writes stay inside the repository root: the config's folder, or the working directory
-  when there is no config (or `--no-config`). A path named on the command line is the
-  caller's choice and is a root too. Paths are compared after resolving every symlink, so
-  a committed symlink (or a symlinked folder) leading out of the root is refused: exit 2,
-  naming the path.
+  when there is no config (or `--no-config`). A path named on the command line that does
+  not lead through the repository is the caller's choice and is a root too; one that does
+  is covered by the root, so a committed symlink named (as CI names changed files) cannot
+  stretch it. Paths are compared after resolving every symlink, so a committed symlink
+  (or a symlinked folder) leading out of the root is refused: exit 2, naming the path.
 - In an output folder only regular files are read or replaced: a symlink (to `/dev/zero`,
   say), a FIFO, a device or a directory where an output file belongs is exit 2. Existing
   outputs are read no further than the new content's length plus one byte.
@@ -43,7 +44,16 @@ def roots_for(ctx: Any, given: Iterable[str] = ()) -> list[str]:
         root = config.base_dir if config is not None and config.base_dir else str(Path.cwd())
     except OSError as exc:
         raise UsageError(f"cannot tell the repository root: {exc.strerror or exc}") from None
-    return [real(root), *(real(p) for p in given if p != "-")]
+    top = real(root)
+    return [top, *(real(p) for p in given if p != "-" and not _through(p, top))]
+
+
+def _through(path: str, root: str) -> bool:
+    """Whether `path`, followed from its first component, enters `root`: then it names
+    something in the repository (whatever a link there points to) and adds no root."""
+    # `..` taken as written (the caller's path), links not: each prefix is resolved alone
+    given = Path(os.path.abspath(path))  # noqa: PTH100
+    return any(_within(real(str(prefix)), root) for prefix in (given, *given.parents))
 
 
 def require_inside(path: str, roots: Sequence[str]) -> None:

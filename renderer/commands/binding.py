@@ -16,7 +16,7 @@ import click
 
 from renderer.commands.options import max_bytes_option
 from renderer.constants import CHECKPOINT_KIND, EXIT_FINDINGS, EXIT_OK
-from renderer.errors import InputError, UsageError
+from renderer.errors import InputError, UsageError, one_line
 
 if TYPE_CHECKING:
     from renderer.binding import BoundCheckpoint
@@ -140,7 +140,7 @@ def execute(args: BindingArgs, out: TextIO, err: TextIO) -> int:
     bound = bind_snapshots(args.snapshots, max_bytes=args.max_bytes)
     code, text = _report(args, bound)
     for warning in (w for b in bound for w in b.warnings):
-        err.write(f"dynamo-render: warning: {warning}\n")
+        err.write(f"dynamo-render: warning: {one_line(warning)}\n")
     out.write(text)
     return code
 

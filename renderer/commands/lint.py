@@ -16,7 +16,7 @@ import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
 from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK
-from renderer.errors import UsageError
+from renderer.errors import UsageError, one_line
 from renderer.pipeline.lint import LintRequest
 from renderer.report import FORMATS
 
@@ -100,7 +100,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     result = outcome.result
     out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
     for failure in result.unfixed:
-        err.write(f"dynamo-render lint: not fixed: {failure}\n")
+        err.write(f"dynamo-render lint: not fixed: {one_line(str(failure))}\n")
     if fmt == "text":
         from renderer.report.text import summary_line
 

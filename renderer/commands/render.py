@@ -24,7 +24,7 @@ import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
 from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
-from renderer.errors import UsageError
+from renderer.errors import UsageError, one_line
 from renderer.pipeline.render import RenderRequest
 from renderer.record import FrozenRecord, Record
 
@@ -166,8 +166,8 @@ def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
         return Outcome(EXIT_OK, dump_stream(result.documents), result.warnings)
     output = result.output
     if args.check:
-        listing = "".join(f"would write {path}\n" for path, _ in output.writes)
-        listing += "".join(f"would remove {path}\n" for path in output.removals)
+        listing = "".join(f"would write {one_line(path)}\n" for path, _ in output.writes)
+        listing += "".join(f"would remove {one_line(path)}\n" for path in output.removals)
         return Outcome(EXIT_FINDINGS if output.changed else EXIT_OK, listing, result.warnings)
     return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals)
 
@@ -185,7 +185,7 @@ def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) 
     for path, content in outcome.files:
         write_file(path, content)
         # Like `helm template --output-dir`: say what changed (unchanged files are skipped).
-        click.echo(f"wrote {path}", file=out)
+        click.echo(f"wrote {one_line(path)}", file=out)
     for path in outcome.removals:
         try:
             Path(path).unlink()
@@ -193,7 +193,7 @@ def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) 
             continue
         except OSError as exc:
             raise UsageError(f"cannot remove {path}: {exc.strerror or exc}") from None
-        click.echo(f"removed {path}", file=out)
+        click.echo(f"removed {one_line(path)}", file=out)
 
 
 def apply(
@@ -201,7 +201,7 @@ def apply(
 ) -> None:
     """Perform an outcome's side effects: warnings, files, stdout (None: the process's)."""
     for warning in outcome.warnings:
-        click.echo(f"dynamo-render: warning: {warning}", file=err, err=True)
+        click.echo(f"dynamo-render: warning: {one_line(warning)}", file=err, err=True)
     if output_dir is not None:
         write_outcome(outcome, output_dir, out)
     if outcome.stdout:

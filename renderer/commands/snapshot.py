@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import stat
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -20,7 +21,8 @@ import click
 from renderer.atomic import write_file
 from renderer.commands.options import max_bytes_option
 from renderer.constants import EXIT_FINDINGS, EXIT_OK
-from renderer.errors import UsageError
+from renderer.errors import UsageError, one_line
+from renderer.writeroot import roots_for
 
 
 def _load_snapshot(path: str, max_bytes: int) -> bytes:
@@ -45,6 +47,7 @@ _MAX_BYTES = max_bytes_option("Refuse snapshot files larger than this.")
 class KeygenArgs:
     prefix: str  # PREFIX.key and PREFIX.pub
     force: bool = False
+    write_roots: tuple[str, ...] = ()  # where the key files may go (empty: anywhere)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class SignArgs:
     snapshots: tuple[str, ...]
     key_path: str
     max_bytes: int
+    write_roots: tuple[str, ...] = ()  # where the .sig files may go (empty: anywhere)
 
 
 @dataclass(frozen=True)
@@ -78,13 +82,14 @@ def _keygen(args: KeygenArgs, out: TextIO) -> int:
 
     private_pem, public_pem, fingerprint = generate_key_pair()
     key_path, pub_path = f"{args.prefix}.key", f"{args.prefix}.pub"
+    _require_inside((key_path, pub_path), args.write_roots)
     if not args.force:
         for existing in (key_path, pub_path):
             if Path(existing).exists():
                 raise UsageError(f"{existing} already exists (pass --force to replace it)")
     write_file(key_path, private_pem, mode=0o600)
     write_file(pub_path, public_pem)
-    out.write(f"wrote {key_path} (private, keep it secret) and {pub_path}\n")
+    out.write(f"wrote {one_line(key_path)} (private, keep it secret) and {one_line(pub_path)}\n")
     out.write(f"key fingerprint: {fingerprint}\n")
     return EXIT_OK
 
@@ -95,10 +100,23 @@ def _sign(args: SignArgs, out: TextIO) -> int:
     key = load_private_key(args.key_path)
     # Build every message first: one bad snapshot means no signature is written.
     messages = [(path, _load_snapshot(path, args.max_bytes)) for path in args.snapshots]
+    _require_inside([signature_path(path) for path, _ in messages], args.write_roots)
     for path, message in messages:
         write_file(signature_path(path), sign_message(message, key).encode("ascii"))
-        out.write(f"signed {path} -> {signature_path(path)} ({key.fingerprint})\n")
+        out.write(
+            f"signed {one_line(path)} -> {one_line(signature_path(path))} ({key.fingerprint})\n"
+        )
     return EXIT_OK
+
+
+def _require_inside(paths: Sequence[str], roots: Sequence[str]) -> None:
+    """Every path inside the write roots, checked before anything is written (a snapshot
+    folder committed as a symlink must not carry a signature out of the repository)."""
+    if roots:
+        from renderer.writeroot import require_inside
+
+        for path in paths:
+            require_inside(path, roots)
 
 
 def _verify(args: VerifyArgs, out: TextIO, err: TextIO) -> int:
@@ -110,10 +128,10 @@ def _verify(args: VerifyArgs, out: TextIO, err: TextIO) -> int:
     for path, message in messages:
         failure = verify_message(path, message, keys)
         if failure is None:
-            out.write(f"{path}: signature valid\n")
+            out.write(f"{one_line(path)}: signature valid\n")
         else:
             failed = True
-            err.write(f"dynamo-render: {failure.message}\n")
+            err.write(f"dynamo-render: {one_line(failure.message)}\n")
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
@@ -156,7 +174,8 @@ def command() -> None:
 def keygen(prefix: str, force: bool) -> None:
     """Make an Ed25519 key pair (same as `openssl genpkey -algorithm ed25519`): a PKCS8
     PEM private key and a SubjectPublicKeyInfo PEM public key."""
-    execute(KeygenArgs(prefix, force), sys.stdout, sys.stderr)
+    roots = tuple(roots_for(click.get_current_context(), [str(Path(prefix).parent)]))
+    execute(KeygenArgs(prefix, force, roots), sys.stdout, sys.stderr)
 
 
 @command.command(
@@ -178,7 +197,10 @@ def keygen(prefix: str, force: bool) -> None:
 def sign(snapshots: tuple[str, ...], key_path: str, max_bytes: int) -> None:
     """Write SNAPSHOT.sig beside each SNAPSHOT file, a signature over what the bindings
     of its DynamoCheckpoint objects depend on."""
-    execute(SignArgs(snapshots, key_path, max_bytes), sys.stdout, sys.stderr)
+    # a .sig goes beside its snapshot: the folders named are the caller's choice
+    folders = [str(Path(p).parent) for p in snapshots]
+    roots = tuple(roots_for(click.get_current_context(), folders))
+    execute(SignArgs(snapshots, key_path, max_bytes, roots), sys.stdout, sys.stderr)
 
 
 @command.command(

@@ -127,10 +127,12 @@ def fix_file(
     With a `memo`, the objects of the bytes written (read back to verify them, as lint
     reads a file) are kept in it, so that linting the file again need not parse it again.
     """
+    from renderer.source.files import open_regular
     from renderer.source.text import decode_input
 
     try:
-        raw = FsPath(path).read_bytes()
+        with open_regular(path) as handle:
+            raw = handle.read()
     except OSError as exc:
         raise FixError(f"cannot read: {exc.strerror}") from None
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -29,7 +30,7 @@ def iter_yaml_files(directory: str) -> Iterator[str]:
     Directories are walked in sorted order too, hidden ones included (a GitOps repo may keep
     manifests anywhere); symbolic links to directories are skipped, not followed, to avoid
     cycles. A `*.yaml` entry that is not a regular file (a FIFO, socket or device, which
-    could block the read forever) is an error.
+    could block the read forever) is an error, as it is when named: only `-` reads a stream.
     """
     for file, _ in _walk(directory, None):
         yield file
@@ -39,7 +40,24 @@ def _walk(directory: str, real_dir: str | None) -> Iterator[tuple[str, str | Non
     """(file, its real path or None) for `iter_yaml_files`; with `real_dir` (the
     directory's real path) the real path of every entry that is not a symbolic link is
     `real_dir/name`, without the lstat of each path component that os.path.realpath
-    costs (a tenth of reading a small file); a link's real path is left to the caller."""
+    costs (a tenth of reading a small file); a link's real path is left to the caller.
+
+    Depth first, each directory's entries in sorted order, with a stack of its own rather
+    than recursion: a repository may nest folders deeper than Python's recursion limit."""
+    stack = [iter(_listing(directory, real_dir))]
+    while stack:
+        found = next(stack[-1], None)
+        if found is None:
+            stack.pop()
+        elif found[2]:
+            stack.append(iter(_listing(found[0], found[1])))
+        else:
+            yield found[0], found[1]
+
+
+def _listing(directory: str, real_dir: str | None) -> list[tuple[str, str | None, bool]]:
+    """(path, real path or None, is a directory) of the entries `_walk` visits in
+    `directory`, sorted by name."""
     entries: list[tuple[str, bool, bool]] = []
     try:
         with os.scandir(directory) as scan:
@@ -59,13 +77,14 @@ def _walk(directory: str, real_dir: str | None) -> Iterator[tuple[str, str | Non
     except OSError as exc:
         raise InputError(f"cannot read directory: {exc.strerror}", directory) from None
     base = str(FsPath(directory))  # spelled as pathlib spells it, once per directory
-    for entry_name, is_dir, is_link in sorted(entries):
-        full = _child(base, entry_name)
-        real = None if real_dir is None or is_link else _child(real_dir, entry_name)
-        if is_dir:
-            yield from _walk(full, real)
-        else:
-            yield full, real
+    return [
+        (
+            _child(base, name),
+            None if real_dir is None or is_link else _child(real_dir, name),
+            is_dir,
+        )
+        for name, is_dir, is_link in sorted(entries)
+    ]
 
 
 def _child(base: str, name: str) -> str:
@@ -90,10 +109,7 @@ def _regular_or_broken(entry: os.DirEntry[str], directory: str) -> bool:
     if stat.S_ISDIR(mode):
         return False
     if not stat.S_ISREG(mode):
-        path = str(FsPath(directory) / entry.name)
-        raise InputError(
-            "not a regular file (a FIFO, socket or device); name it explicitly to read it", path
-        )
+        raise InputError(NOT_REGULAR, str(FsPath(directory) / entry.name))
     return True
 
 
@@ -124,11 +140,40 @@ def _read_limited(handle: BinaryIO, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
+NOT_REGULAR = (
+    "not a regular file (a FIFO, socket or device): only regular files are read;"
+    " pipe a stream to - (standard input) instead"
+)
+
+
+class NotRegularFileError(OSError):
+    """`open_regular` found a FIFO, socket, device or directory."""
+
+
+def open_regular(path: str) -> BinaryIO:
+    """`path` opened for reading if it is a regular file (after following links), else
+    NotRegularFileError (IsADirectoryError for a directory). Opened without blocking, so a
+    FIFO or a terminal a hostile repository links to is refused instead of waited on; for
+    a regular file the flag changes nothing."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(errno.EINVAL, NOT_REGULAR)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_file(path: str, max_bytes: int) -> bytes:
     try:
-        # (the built-in open: a pathlib object per file costs a tenth of reading it)
-        with open(path, "rb") as handle:  # noqa: PTH123
+        with open_regular(path) as handle:
             return _read_limited(handle, max_bytes)
+    except NotRegularFileError:
+        raise InputError(NOT_REGULAR, path) from None
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", path) from None
     except ValueError:  # a NUL character in the path

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from renderer.errors import InputError
@@ -44,8 +43,10 @@ def fingerprint(raw_public_key: bytes) -> str:
 
 
 def _read_key_file(path: str, what: str) -> bytes:
+    from renderer.source.files import open_regular
+
     try:
-        with Path(path).open("rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(MAX_KEY_FILE_BYTES + 1)
     except OSError as exc:
         raise InputError(f"cannot read {what}: {exc.strerror or exc}", path) from None

@@ -141,7 +141,8 @@ def test_fifo_in_a_directory_is_refused_not_read(command: str, tmp_path: Path) -
     assert proc.stdout == ""
     assert proc.stderr == (
         f"dynamo-render: error: {tmp_path / 'z-pipe.yaml'}: not a regular file"
-        " (a FIFO, socket or device); name it explicitly to read it\n"
+        " (a FIFO, socket or device): only regular files are read; pipe a stream to -"
+        " (standard input) instead\n"
     )
 
 

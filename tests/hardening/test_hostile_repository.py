@@ -553,3 +553,160 @@ def test_a_sig_with_non_canonical_base64_is_refused(repo: Path) -> None:
     result = invoke("snapshot", "verify", str(snap), "--key", "k.pub")
     assert result.exit_code == 1, result.output
     assert "not the canonical base64" in result.output
+
+
+# --- 10. a named path, a config path or a found config: only regular files, writes inside --
+
+
+@pytest.mark.parametrize("named", ["file", "folder"])
+def test_fix_of_a_named_symlink_leading_out_of_the_repository_is_refused(
+    repo: Path, named: str
+) -> None:
+    # CI names the changed files: a committed link among them must not make its target a
+    # write root (the root then covers whatever the link leads to)
+    outside = repo.parent / "outside"
+    (outside / "dcd.yaml").write_bytes((HOSTILE / "repo-prescan-kind-spaced.yaml").read_bytes())
+    if named == "file":
+        (repo / "rendered").mkdir()
+        (repo / "rendered" / "dcd.yaml").symlink_to(outside / "dcd.yaml")
+        target = "rendered/dcd.yaml"
+    else:
+        (repo / "rendered").symlink_to(outside)
+        target = "rendered"
+    before = _tree(repo.parent)
+    result = invoke("--no-config", "lint", target, "--checkpoint", "snapshots", "--fix")
+    assert result.exit_code == 2, result.output
+    assert f"refusing to write rendered/dcd.yaml (it resolves to {outside / 'dcd.yaml'})" in (
+        result.output
+    )
+    assert _tree(repo.parent) == before
+
+
+def test_a_path_named_outside_the_repository_is_still_the_callers_to_fix(repo: Path) -> None:
+    outside = repo.parent / "outside"
+    (outside / "dcd.yaml").write_bytes((HOSTILE / "repo-prescan-kind-spaced.yaml").read_bytes())
+    result = invoke("--no-config", "lint", str(outside), "--checkpoint", "snapshots", "--fix")
+    assert "refusing to write" not in result.output
+    assert (outside / "dcd.yaml").read_bytes() != (
+        HOSTILE / "repo-prescan-kind-spaced.yaml"
+    ).read_bytes()
+
+
+def test_sign_refuses_a_snapshot_folder_linked_out_of_the_repository(repo: Path) -> None:
+    outside = repo.parent / "outside"
+    for snap in (repo / "snapshots").glob("*.yaml"):
+        shutil.copy(snap, outside / "decode.yaml")
+    (repo / "linked").symlink_to(outside)
+    assert invoke("snapshot", "keygen", "--out", "release").exit_code == 0
+    before = _tree(repo.parent)
+    result = invoke("snapshot", "sign", "linked/decode.yaml", "--key", "release.key")
+    assert result.exit_code == 2, result.output
+    assert "refusing to write linked/decode.yaml.sig (it resolves to" in result.output
+    assert _tree(repo.parent) == before
+    # named as the folder it is, it is the caller's choice
+    result = invoke("snapshot", "sign", str(outside / "decode.yaml"), "--key", "release.key")
+    assert result.exit_code == 0, result.output
+    assert (outside / "decode.yaml.sig").is_file()
+
+
+FIFO_CONFIGS = {
+    "lint.paths": "lint:\n  paths: [pipe.yaml]\n",
+    "lint.checkpoints": "lint:\n  paths: [dgd.yaml]\n  checkpoints: [pipe.yaml]\n",
+    "trustedKeys": "trustedKeys: [pipe.yaml]\nlint:\n  paths: [dgd.yaml]\n",
+    "crds": "crds: [pipe.yaml]\nlint:\n  paths: [dgd.yaml]\n",
+    "render.dgd": "render:\n  - dgd: pipe.yaml\n    output: out\n",
+    "render.checkpoints": "render:\n  - dgd: dgd.yaml\n    checkpoints: [pipe.yaml]\n"
+    "    output: out\n",
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("where", [*FIFO_CONFIGS, "config", "argument", "--checkpoint"])
+def test_a_fifo_is_refused_wherever_it_is_named(repo: Path, where: str) -> None:
+    # a read of a FIFO nobody writes to never ends; a repository can link one in
+    (repo.parent / "outside" / "pipe").parent.mkdir(exist_ok=True)
+    os.mkfifo(repo.parent / "outside" / "pipe")
+    (repo / "pipe.yaml").symlink_to(repo.parent / "outside" / "pipe")
+    header = "apiVersion: dynamo-render/v1\nkind: Config\n"
+    if where == "config":
+        (repo / ".dynamo-render.yaml").symlink_to(repo.parent / "outside" / "pipe")
+        args = ["lint", "dgd.yaml"]
+    elif where == "argument":
+        args = ["--no-config", "lint", "pipe.yaml"]
+    elif where == "--checkpoint":
+        args = ["--no-config", "lint", "dgd.yaml", "--checkpoint", "pipe.yaml"]
+    else:
+        (repo / ".dynamo-render.yaml").write_text(header + FIFO_CONFIGS[where])
+        args = ["render", "--check"] if where.startswith("render") else ["lint"]
+    run = subprocess.run(
+        [sys.executable, "-m", "renderer", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=repo,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "not a regular file" in run.stderr or "Invalid argument" in run.stderr, run.stderr
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("key", "default"),
+    [("maxBytes", 16 * 1024 * 1024), ("maxNodes", 500_000), ("maxDocuments", 10_000)],
+)
+def test_the_config_may_lower_a_per_file_limit_not_raise_it(
+    repo: Path, key: str, default: int
+) -> None:
+    header = "apiVersion: dynamo-render/v1\nkind: Config\n"
+    (repo / ".dynamo-render.yaml").write_text(f"{header}{key}: {default + 1}\n")
+    result = invoke("lint", "dgd.yaml")
+    assert result.exit_code == 2, result.output
+    assert f".dynamo-render.yaml:3:{len(key) + 3}: {key} {default + 1} is above the default" in (
+        result.output
+    )
+    assert "not raise it" in result.output
+    (repo / ".dynamo-render.yaml").write_text(f"{header}{key}: {default}\n")
+    assert invoke("lint", "dgd.yaml").exit_code == 0
+
+
+def test_a_folder_nested_deeper_than_the_recursion_limit_is_walked(repo: Path) -> None:
+    folder = repo / "deep"
+    folder.mkdir()
+    for _ in range(sys.getrecursionlimit() + 100):  # one level at a time: parents=True recurses
+        folder = folder / "a"
+        folder.mkdir()
+    shutil.copy(next((repo / "snapshots").glob("*.yaml")), folder / "decode.yaml")
+    try:
+        for args in (["lint", "deep"], ["binding", "deep"]):
+            result = invoke("--no-config", *args)
+            assert result.exit_code == 0, result.output[-500:]
+            assert "Traceback" not in result.output
+    finally:  # bottom up: shutil.rmtree (and pytest's clean-up with it) recurses too
+        (folder / "decode.yaml").unlink()
+        while folder != repo:
+            folder.rmdir()
+            folder = folder.parent
+
+
+def test_written_paths_are_printed_escaped(repo: Path) -> None:
+    output = "r\\e[31m\\u202e\\nx\\rq\\u2028"  # YAML escapes: the config itself is clean
+    (repo / ".dynamo-render.yaml").write_text(CONFIG.format(output=f'"{output}"'))
+    for args in (["render", "--check"], ["render"]):
+        result = invoke(*args)
+        assert result.exit_code in (0, 1), result.output
+        assert RAW.search(result.output) is None, result.output
+        assert "r\\x1b[31m\\u202e\\nx\\rq\\u2028/" in result.output
+    snapshot = repo / "snap\x1b[2J\n.yaml"
+    shutil.copy(next((repo / "snapshots").glob("*.yaml")), snapshot)
+    assert invoke("snapshot", "keygen", "--out", "release").exit_code == 0
+    for args in (
+        ["sign", snapshot.name, "--key", "release.key"],
+        ["verify", snapshot.name, "--key", "release.pub"],
+    ):
+        result = invoke("snapshot", *args)
+        assert result.exit_code == 0, result.output
+        assert RAW.search(result.output) is None, result.output
+        assert "snap\\x1b[2J\\n.yaml" in result.output
