@@ -194,6 +194,15 @@ def _run(argv: list[str] | None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except RecursionError:
+        # The input layer caps nesting (YAML and the JSON inside annotations); this is the
+        # last line for a shape that slipped past the caps: one message, never a traceback.
+        click.echo(
+            "dynamo-render: error: an input is nested too deeply to process"
+            " (a YAML or JSON value hundreds of levels deep)",
+            err=True,
+        )
+        return EXIT_ERROR
     except BrokenPipeError:
         # `dynamo-render render ... | head`: stop quietly, like other Unix tools.
         sys.stderr.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
+from typing import Any
 
 _SHORT_ESCAPES = {
     '"': '\\"',
@@ -90,3 +91,34 @@ def format_number(value: int | float) -> str:
     if isinstance(value, int):
         return str(value)
     return format_float(value)
+
+
+# JSON read from an input (an annotation holding a preserved spec, a binding map) is
+# processed by recursive code; past this depth it is refused rather than risk Python's
+# recursion limit. Go reads up to 10,000 levels, so an emulation site that meets this
+# says the operator's result is not reproduced instead of guessing.
+MAX_JSON_DEPTH = 256
+
+
+class TooDeepError(ValueError):
+    """JSON nested deeper than MAX_JSON_DEPTH (readable to Go, not read here)."""
+
+
+def loads(raw: str | bytes) -> Any:
+    """`json.loads`, refusing JSON nested deeper than MAX_JSON_DEPTH with TooDeepError
+    (a ValueError: callers that treat unreadable JSON as such keep doing so)."""
+    import json
+
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise TooDeepError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    stack = [(value, 1)]
+    while stack:  # (iterative: the point is not to recurse)
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                raise TooDeepError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return value

@@ -10,7 +10,8 @@ share the already imported modules, and need nothing pickled but the items and r
 Elsewhere they are spawned, and `initializer`/`initargs` must be picklable. Results must
 be picklable (plain data); a worker that cannot finish returns a value saying so rather
 than raising, so the caller can redo the work in one process and report exactly what a
-serial run reports.
+serial run reports. A worker that dies (killed) breaks the pool: the items not yet
+answered are then done in this process.
 """
 
 from __future__ import annotations
@@ -75,8 +76,32 @@ def ordered_map(
     settings = (limits.max_nodes(), limits.max_documents())
     # Chunks small enough to balance the load, large enough to keep the pipe quiet.
     chunk = max(1, min(64, len(items) // (workers * 8)))
-    with _context().Pool(workers, _start, (settings, initializer, initargs)) as pool:
-        yield from pool.imap(fn, items, chunk)
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    done = 0
+    executor = ProcessPoolExecutor(
+        workers,
+        mp_context=_context(),
+        initializer=_start,
+        initargs=(settings, initializer, initargs),
+    )
+    try:
+        for result in executor.map(fn, items, chunksize=chunk):
+            yield result
+            done += 1
+    except BrokenProcessPool:
+        # A worker died (the OOM killer, a signal): a pool of multiprocessing.Pool's kind
+        # would wait for its results forever; this one says so, and what is left is done
+        # here, in this process, giving what a serial run gives.
+        pass
+    else:
+        return
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+    if initializer is not None:
+        initializer(*initargs)
+    yield from map(fn, items[done:])
 
 
 def _start(

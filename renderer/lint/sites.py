@@ -299,11 +299,11 @@ def _read_map(obj: SourceObject) -> MapState:
     problem = f"{BINDINGS_MAP_KEY} must be a JSON object of clique name to binding string"
     if not isinstance(raw, str):
         return MapState(obj, present=True, error=problem)
-    import json
+    from renderer.gojson import loads
 
     try:
-        parsed = json.loads(raw)
-    except ValueError as exc:
+        parsed = loads(raw)
+    except ValueError as exc:  # (nested too deep to read included)
         return MapState(obj, present=True, error=f"{problem} ({exc})")
     if not isinstance(parsed, dict) or not all(isinstance(v, str) for v in parsed.values()):
         return MapState(obj, present=True, error=problem)

@@ -60,8 +60,14 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
     The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
     parameter records are refused.
     """
+    from renderer.gojson import TooDeepError, loads
+
     try:
-        obj = json.loads(raw)
+        obj = loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "a preserved spec nested deeper than this emulation reads (Go reads it)", annotation
+        ) from None
     except ValueError:
         return None
     if not isinstance(obj, dict):

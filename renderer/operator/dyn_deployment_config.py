@@ -47,8 +47,14 @@ def _go_any(value: Any) -> str:
 
 
 def _loads(raw: str) -> Any:
+    from renderer.gojson import TooDeepError, loads
+
     try:
-        return json.loads(raw)
+        return loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "JSON nested deeper than this emulation reads (Go reads it)", _PATH
+        ) from None
     except ValueError:
         raise NotReproducedError(
             "the operator fails to decode this JSON (its decoder message is not reproduced)",

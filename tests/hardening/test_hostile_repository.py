@@ -710,3 +710,43 @@ def test_written_paths_are_printed_escaped(repo: Path) -> None:
         assert result.exit_code == 0, result.output
         assert RAW.search(result.output) is None, result.output
         assert "snap\\x1b[2J\\n.yaml" in result.output
+
+
+DEEP_JSON = "[" * 100_000  # 100 KB: under every cap, deeper than any recursion limit
+
+
+def test_json_nesting_is_capped_without_recursing() -> None:
+    from renderer.gojson import MAX_JSON_DEPTH, TooDeepError, loads
+
+    assert loads("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH) is not None
+    for text in ("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), DEEP_JSON + "]"):
+        with pytest.raises(TooDeepError):
+            loads(text)
+
+
+def test_a_binding_map_nested_too_deep_is_malformed_not_a_crash(repo: Path) -> None:
+    grove = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "grove.yaml").read_text()
+    key = "    nvidia.com/dynamo-checkpoint-bindings: "
+    start = grove.index(key)
+    end = grove.index("\n", start)
+    (repo / "grove.yaml").write_text(grove[:start] + f"{key}'{DEEP_JSON}'" + grove[end:])
+    result = invoke("--no-config", "lint", "grove.yaml", "--checkpoint", "snapshots")
+    assert result.exit_code == 1, result.output
+    assert "binding-malformed" in result.output
+    assert "nested deeper than 256 levels" in result.output
+
+
+@pytest.mark.parametrize("annotation", ["nvidia.com/dgd-spec", "nvidia.com/dgd-status"])
+def test_a_dgd_annotation_nested_too_deep_is_refused_at_the_field(
+    repo: Path, annotation: str
+) -> None:
+    dgd = (repo / "dgd.yaml").read_text()
+    anchor = "  annotations:\n"
+    assert anchor in dgd
+    dgd = dgd.replace(anchor, f"{anchor}    {annotation}: '{DEEP_JSON}'\n", 1)
+    (repo / "dgd.yaml").write_text(dgd)
+    result = invoke("--no-config", "render", "dgd.yaml", "--checkpoint", "snapshots")
+    assert result.exit_code == 2, result.output
+    assert f"metadata.annotations.{annotation}" in result.output
+    assert "not reproduced" in result.output
+    assert len(result.output.strip().splitlines()) == 1

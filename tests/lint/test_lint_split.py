@@ -12,8 +12,10 @@ objects (a Helm chart, a kustomize patch), in enough files that the split is tak
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -311,3 +313,20 @@ def test_split_with_trusted_keys_reports_what_one_pass_reports(tmp_path: Path) -
         result = split.lint_paths([str(tree)], [str(signed)], options, max_bytes=1 << 24, jobs=jobs)
         assert result is not None
         assert _reports(result) == _reports(reference)
+
+
+_PARENT = os.getpid()
+
+
+def _square_or_die(item: int) -> int:
+    # in a worker, item 7 kills the process running it, as the OOM killer would
+    if item == 7 and os.getpid() != _PARENT:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item * item
+
+
+def test_a_killed_worker_leaves_its_items_to_this_process() -> None:
+    from renderer.parallel import ordered_map
+
+    items = list(range(40))
+    assert list(ordered_map(_square_or_die, items, jobs=2)) == [i * i for i in items]

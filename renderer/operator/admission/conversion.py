@@ -18,7 +18,6 @@ plugin parameters).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
@@ -88,8 +87,15 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
 
     if not raw:
         return None
+    from renderer.gojson import TooDeepError, loads
+
     try:
-        value = json.loads(raw)
+        value = loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "a preserved spec nested deeper than this emulation reads (Go reads it)",
+            ("metadata", "annotations", ANN_DGD_SPEC),
+        ) from None
     except ValueError:
         return None
     if value is not None and not isinstance(value, dict):

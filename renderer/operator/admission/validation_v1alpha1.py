@@ -13,7 +13,6 @@ the fields ConvertFrom maps back (``alpha_view_from_hub``), plus the v1alpha1-on
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from renderer.operator.admission import validation_helpers as h
@@ -115,8 +114,15 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
     raw = annotations.get(ANNOTATION_DGD_SPEC)
     if not raw:
         return
+    from renderer.gojson import TooDeepError, loads
+
     try:
-        saved = json.loads(raw)
+        saved = loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "a preserved spec nested deeper than this emulation reads (Go reads it)",
+            ("metadata", "annotations", ANNOTATION_DGD_SPEC),
+        ) from None
     except (TypeError, ValueError):
         return
     if not isinstance(saved, dict):
@@ -142,8 +148,10 @@ def check_status_annotation(dgd: dict[str, Any]) -> None:
     raw = annotations.get(ANNOTATION_DGD_STATUS)
     if not raw:
         return
+    from renderer.gojson import loads
+
     try:
-        decoded = json.loads(raw)
+        decoded = loads(raw)  # (nested too deep to read here: not reproduced either)
     except (TypeError, ValueError):
         decoded = None
     if not isinstance(decoded, dict):
