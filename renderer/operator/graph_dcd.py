@@ -136,10 +136,9 @@ def _go_lower(text: str) -> str:
 
 
 def get_component_by_name(dgd: JSON, name: str) -> JSON | None:
-    for comp in (dgd.get("spec") or {}).get("components") or []:
-        if comp.get("name", "") == name:
-            return comp  # type: ignore[no-any-return]
-    return None
+    from renderer.operator.v1beta1_helpers import get_component_by_name as by_name
+
+    return by_name(dgd, name)
 
 
 def get_dcd_resource_name(dgd: JSON, component_name: str, worker_suffix: str) -> str:
@@ -171,10 +170,9 @@ def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
 
 
 def _has_epp_component(dgd: JSON) -> bool:
-    return any(
-        comp.get("type") == c.COMPONENT_TYPE_EPP
-        for comp in (dgd.get("spec") or {}).get("components") or []
-    )
+    from renderer.operator.v1beta1_helpers import has_component_type
+
+    return has_component_type(dgd, c.COMPONENT_TYPE_EPP)
 
 
 def _go_quote_list(items: list[str]) -> str:

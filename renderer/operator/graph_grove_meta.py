@@ -87,8 +87,9 @@ def get_dcd_resource_name(dgd: JSON, component_name: str) -> str:
 
 def has_epp_component(dgd: JSON) -> bool:
     """HasEPPComponent."""
-    components = (dgd.get("spec") or {}).get("components") or []
-    return any(c.get("type") == consts.COMPONENT_TYPE_EPP for c in components)
+    from renderer.operator.v1beta1_helpers import has_component_type
+
+    return has_component_type(dgd, consts.COMPONENT_TYPE_EPP)
 
 
 def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, JSON, JSON] | None:
@@ -109,8 +110,9 @@ def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, J
             return None
         if not isinstance(status, dict):
             return None
-    components = (dgd.get("spec") or {}).get("components") or []
-    component = next((c for c in components if c.get("name") == component_name), None)
+    from renderer.operator.v1beta1_helpers import get_component_by_name
+
+    component = get_component_by_name(dgd, component_name)
     if component is None:
         return None
     component_type = str(component.get("type") or "")

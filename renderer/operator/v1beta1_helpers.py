@@ -124,3 +124,38 @@ def merge_low_priority_metadata(
     for key, value in src.items():
         dst.setdefault(key, value)
     return dst
+
+
+# (components list, its length when indexed, first component by name, types present)
+_INDEX: tuple[list[JSON], int, dict[str, JSON], frozenset[str]] | None = None
+
+
+def _component_index(dgd: JSON) -> tuple[dict[str, JSON], frozenset[str]]:
+    """The DGD's first component of each name, and its component types. The operator looks
+    a component up by scanning the list, once per component: fine in Go, but a DGD of
+    thousands of components made the emulation quadratic. Built once per components list
+    (the last one asked for; its length is checked, as components are only ever added)."""
+    global _INDEX  # noqa: PLW0603 - a one-entry cache of the list being rendered
+    components = (dgd.get("spec") or {}).get("components") or []
+    cached = _INDEX
+    if cached is not None and cached[0] is components and cached[1] == len(components):
+        return cached[2], cached[3]
+    by_name: dict[str, JSON] = {}
+    for component in components:
+        by_name.setdefault(component.get("name", ""), component)
+    types = frozenset(str(component.get("type") or "") for component in components)
+    _INDEX = (components, len(components), by_name, types)
+    return by_name, types
+
+
+def get_component_by_name(dgd: JSON, name: str) -> JSON | None:
+    """The first component named `name` (None: none is)."""
+    found = _component_index(dgd)[0].get(name)
+    if found is not None and found.get("name", "") != name:  # renamed since: look again
+        return next((c for c in dgd["spec"]["components"] if c.get("name", "") == name), None)
+    return found
+
+
+def has_component_type(dgd: JSON, component_type: str) -> bool:
+    """Whether some component of the DGD has this type (HasEPPComponent and the like)."""
+    return component_type in _component_index(dgd)[1]

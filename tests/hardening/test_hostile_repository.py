@@ -750,3 +750,23 @@ def test_a_dgd_annotation_nested_too_deep_is_refused_at_the_field(
     assert f"metadata.annotations.{annotation}" in result.output
     assert "not reproduced" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_dgd_of_a_thousand_components_renders_each_one(repo: Path) -> None:
+    # The operator finds a component by scanning the list, once per component; the
+    # emulation indexes it instead (a 10,000-component DGD took minutes). Each DCD must
+    # still come from its own component.
+    dgd = (repo / "dgd.yaml").read_text()
+    frontend = re.search(r"(    - name: Frontend\n(?:      .*\n|        .*\n)+?)(    - name:)", dgd)
+    assert frontend is not None
+    block = frontend.group(1)
+    copies = "".join(block.replace("name: Frontend", f"name: Fe{i:04d}") for i in range(1000))
+    (repo / "dgd.yaml").write_text(dgd.replace(block, copies + block, 1))
+    result = invoke(
+        "--no-config", "render", "dgd.yaml", "--checkpoint", "snapshots", "--target", "dcd"
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    names = re.findall(r"^  name: (llama-disagg-fe\d{4})$", result.output, re.MULTILINE)
+    assert names == [f"llama-disagg-fe{i:04d}" for i in range(1000)]
+    components = re.findall(r"nvidia.com/dynamo-component: (Fe\d{4})$", result.output, re.M)
+    assert sorted(set(components)) == [f"Fe{i:04d}" for i in range(1000)]

@@ -258,11 +258,12 @@ def _validate_spec(
     if not components:
         errs.append(required(components_path, "must have at least one component"))
     backend = str(spec.get("backendFramework") or "")
+    pcs = h.pcs_name_for_dgd(dgd_name, components) if grove_pathway else ""
     for i, component in enumerate(components):
         cpath = components_path.index(i)
         name = str(component.get("name") or "")
         if grove_pathway:
-            length, detail = h.component_resource_name_length(dgd_name, components, component)
+            length, detail = h.component_resource_name_length(dgd_name, components, component, pcs)
             if length > h.MAX_COMBINED_RESOURCE_NAME_LENGTH:
                 errs.append(
                     invalid(

@@ -166,10 +166,16 @@ def _fnv32a(data: bytes) -> int:
 
 
 def component_resource_name_length(
-    dgd_name: str, components: list[dict[str, Any]], component: dict[str, Any]
+    dgd_name: str,
+    components: list[dict[str, Any]],
+    component: dict[str, Any],
+    pcs: str | None = None,
 ) -> tuple[int, str]:
-    """dgdComponentResourceNameLength: (combined length, what it is made of). Go len = bytes."""
-    pcs = pcs_name_for_dgd(dgd_name, components)
+    """dgdComponentResourceNameLength: (combined length, what it is made of). Go len = bytes.
+    `pcs`: `pcs_name_for_dgd(dgd_name, components)` when the caller has it (it reads every
+    component, so a loop over the components computes it once)."""
+    if pcs is None:
+        pcs = pcs_name_for_dgd(dgd_name, components)
     name = _component_name(component)
     length = len(pcs.encode()) + len(name.lower().encode())
     detail = "PCS name + component name"
