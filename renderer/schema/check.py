@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from renderer.errors import InputError
 from renderer.schema.bundled import BUNDLED, SchemaKey, bundled_schema
@@ -20,6 +21,7 @@ from renderer.schema.violation import Violation
 from renderer.source.model import Mark, Path, SourceObject
 
 Schemas = Mapping[SchemaKey, dict[str, Any]]
+_T = TypeVar("_T")
 # (path reported, path whose position is shown, show the key (True) or the value, message)
 _Explained = tuple[Path, Path, bool, str]
 _Locate = Callable[[Path, bool], Mark]
@@ -27,6 +29,10 @@ _Locate = Callable[[Path, bool], Mark]
 # id(schema) -> (schema, compiled validator); the schema is kept so its id cannot be reused.
 _COMPILED: dict[int, tuple[dict[str, Any], Any]] = {}
 _MAX_FALLBACK = 200
+# A schema from --crd comes with the repository: a `pattern` that backtracks, a huge `enum`
+# checked against every item of a long list or `uniqueItems` over thousands of objects can
+# take hours on one small file. Checking one object against such a schema is stopped here.
+CRD_CHECK_SECONDS = 10.0
 
 
 def _schema_for(key: SchemaKey, extra: Schemas | None) -> tuple[dict[str, Any], str, bool] | None:
@@ -50,13 +56,72 @@ def _compiled(schema: dict[str, Any], title: str, *, trusted: bool) -> Any:
     # The bundled schemas are checked by the test suite; checking them again would double
     # the first validation's cost for every lint run.
     if not trusted:
+        where = _origin(schema)
         try:
             Draft202012Validator.check_schema(schema)
         except SchemaError as exc:
-            raise InputError(f"{title} is not a valid JSON Schema: {exc.message}") from None
+            raise InputError(f"{title} is not a valid JSON Schema: {exc.message}", *where) from None
+        except RecursionError:
+            raise InputError(f"{title}: the schema is nested too deeply to check", *where) from None
     validator = Draft202012Validator(schema)
     _COMPILED[id(schema)] = (schema, validator)
     return validator
+
+
+def _origin(schema: Mapping[str, Any]) -> tuple[str, int, int] | tuple[()]:
+    """The CRD file, line and column a converted schema came from (renderer.schema.crd)."""
+    from renderer.schema.crd import ORIGIN_KEY
+
+    origin = schema.get(ORIGIN_KEY)
+    if isinstance(origin, list) and len(origin) == 3:
+        return str(origin[0]), int(origin[1]), int(origin[2])
+    return ()
+
+
+class _Expired(InputError):
+    """The time for checking one object against a --crd schema ran out."""
+
+
+@contextmanager
+def _stopped_after(seconds: float, error: InputError) -> Iterator[None]:
+    """Raise `error` if the block runs longer than `seconds` (an interval timer: the
+    regular-expression engine and jsonschema's loops both stop for a signal). Only in the
+    main thread of a process, where signals are delivered; elsewhere the block just runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _Expired(error.message, error.file, error.line, error.column)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _checked(errors: Callable[[], _T], title: str, at: tuple[Any, ...]) -> _T:
+    """`errors()` for an object and a schema given with --crd, within CRD_CHECK_SECONDS;
+    InputError at the object when it takes longer or recurses too deep."""
+    slow = InputError(
+        f"checking this object against {title} took over {CRD_CHECK_SECONDS:g} s and was"
+        " stopped: the schema (from --crd) has a `pattern` that backtracks, or an `enum` or"
+        " `uniqueItems` too large for the lists it checks",
+        *at,
+    )
+    try:
+        with _stopped_after(CRD_CHECK_SECONDS, slow):
+            return errors()
+    except RecursionError:
+        raise InputError(f"{title}: this object is nested too deeply to check", *at) from None
 
 
 def _unknown_keys(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
@@ -138,12 +203,18 @@ def validate(obj: SourceObject, *, extra_schemas: Schemas | None = None) -> list
     if bundled and is_valid(obj.data, schema, nulls_absent=True) is True:
         return []
     data = without_nulls(obj.data)
-    errors = _compiled(schema, title, trusted=bundled).iter_errors(data)
+    validator = _compiled(schema, title, trusted=bundled)
 
     def locate(path: Path, key: bool) -> Mark:
         return obj.mark(path, key=key)
 
-    return _collect(errors, locate, obj.file, title)
+    def collect() -> list[Violation]:
+        return _collect(validator.iter_errors(data), locate, obj.file, title)
+
+    if bundled:
+        return collect()
+    start = obj.mark((), key=False)
+    return _checked(collect, title, (obj.file, start.line, start.column))
 
 
 def validate_data(
@@ -168,7 +239,11 @@ def validate_data(
     if bundled and is_valid(data, schema, nulls_absent=True) is True:
         return []
     data = without_nulls(data)
-    errors = list(_compiled(schema, title, trusted=bundled).iter_errors(data))
+    validator = _compiled(schema, title, trusted=bundled)
+    if bundled:
+        errors = list(validator.iter_errors(data))
+    else:
+        errors = _checked(lambda: list(validator.iter_errors(data)), title, (name,))
     if not errors:
         return []
     from renderer.source import load_bytes

@@ -29,6 +29,7 @@ from renderer.schema.bundled import SchemaKey
 from renderer.source.model import Path, SourceObject
 
 CRD_API_VERSIONS = ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1")
+ORIGIN_KEY = "x-dynamo-render-origin"  # [file, line, column] of a converted CRD version
 CRD_KIND = "CustomResourceDefinition"
 
 _INT_BOUNDS = {
@@ -147,9 +148,19 @@ def _crd_schemas(obj: SourceObject) -> dict[SchemaKey, dict[str, Any]]:
             raise InputError(
                 f"CRD {obj.name} version {name} has no openAPIV3Schema", obj.file, *mark
             )
-        schema = convert_openapi(raw, top=True)
+        try:
+            schema = convert_openapi(raw, top=True)
+        except RecursionError:
+            raise InputError(
+                f"CRD {obj.name} version {name}: the schema is nested too deeply to read",
+                obj.file,
+                *obj.mark(("spec", "versions", index), key=False),
+            ) from None
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         schema["title"] = f"CRD {obj.name} {name}"
+        # where a message about the schema itself points (JSON Schema ignores x- keywords)
+        mark = obj.mark(("spec", "versions", index), key=False)
+        schema[ORIGIN_KEY] = [obj.file, mark.line, mark.column]
         found[(f"{group}/{name}", kind)] = schema
     if not found:
         raise InputError(f"CRD {obj.name} serves no version", obj.file, *obj.mark(("spec",)))

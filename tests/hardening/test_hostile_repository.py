@@ -770,3 +770,96 @@ def test_a_dgd_of_a_thousand_components_renders_each_one(repo: Path) -> None:
     assert names == [f"llama-disagg-fe{i:04d}" for i in range(1000)]
     components = re.findall(r"nvidia.com/dynamo-component: (Fe\d{4})$", result.output, re.M)
     assert sorted(set(components)) == [f"Fe{i:04d}" for i in range(1000)]
+
+
+CRD_HEAD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: dynamocomponentdeployments.nvidia.com
+spec:
+  group: nvidia.com
+  names:
+    kind: DynamoComponentDeployment
+  versions:
+    - name: v1beta1
+      served: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+          properties:
+            spec:
+              type: object
+              x-kubernetes-preserve-unknown-fields: true
+              properties:
+"""
+SLOW_CRDS = {
+    # exponential backtracking on 'aaa...a!'
+    "pattern": ("                backendFramework:\n                  type: string\n"
+                "                  pattern: '^(a+)+$'\n"),
+    # every item of a long list against a long enum
+    "enum": ("                xs:\n                  type: array\n                  items:\n"
+             "                    type: integer\n                    enum: [" +
+             ", ".join(str(i) for i in range(5000)) + "]\n"),
+    # pairwise comparison of thousands of distinct objects
+    "uniqueItems": ("                ys:\n                  type: array\n"
+                    "                  x-kubernetes-list-type: set\n"
+                    "                  items:\n                    type: object\n"
+                    "                    x-kubernetes-preserve-unknown-fields: true\n"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", list(SLOW_CRDS))
+def test_a_crd_that_makes_a_check_take_hours_is_stopped(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    from renderer.schema import check
+
+    monkeypatch.setattr(check, "CRD_CHECK_SECONDS", 0.3)  # 10 s in a real run
+    (repo / "crd.yaml").write_text(CRD_HEAD + SLOW_CRDS[shape])
+    dcd = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml").read_text()
+    first = dcd.split("\n---\n")[0]
+    if shape == "pattern":
+        first = first.replace("backendFramework: vllm", "backendFramework: " + "a" * 40 + "!", 1)
+    else:
+        items = (
+            "[" + ", ".join(str(5000 + i) for i in range(5000)) + "]"
+            if shape == "enum"
+            else "[" + ", ".join(f"{{k: {i}}}" for i in range(6000)) + "]"
+        )
+        first = first.replace(
+            "\nspec:\n", f"\nspec:\n  {'xs' if shape == 'enum' else 'ys'}: {items}\n", 1
+        )
+    (repo / "dcd.yaml").write_text(first + "\n")
+    result = invoke("--no-config", "lint", "dcd.yaml", "--crd", "crd.yaml")
+    assert result.exit_code == 2, result.output[-1000:]
+    assert "took over 0.3 s and was stopped" in result.output
+    assert re.match(r"dynamo-render: error: dcd\.yaml:\d+:\d+: checking this object", result.output)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "message"),
+    [
+        ("pattern: '['", "is not a valid JSON Schema: '[' is not a 'regex'"),
+        ("minLength: -1", "is not a valid JSON Schema: -1 is less than the minimum of 0"),
+        ("DEEP", "the schema is nested too deeply to check"),
+    ],
+)
+def test_a_crd_schema_that_cannot_be_used_is_named_at_its_version(
+    repo: Path, keyword: str, message: str
+) -> None:
+    indent = " " * 18
+    if keyword == "DEEP":  # `not` 150 deep: well under the YAML nesting cap
+        body = "".join(f"{indent}{'  ' * i}not:\n" for i in range(150))
+        body += f"{indent}{'  ' * 150}type: string\n"
+    else:
+        body = f"{indent}type: string\n{indent}{keyword}\n"
+    (repo / "crd.yaml").write_text(CRD_HEAD + "                backendFramework:\n" + body)
+    dcd = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml").read_text()
+    (repo / "dcd.yaml").write_text(dcd)
+    result = invoke("--no-config", "lint", "dcd.yaml", "--crd", "crd.yaml")
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("dynamo-render: error: crd.yaml:10:7: CRD "), line
+    assert message in line
