@@ -21,14 +21,41 @@ def _unsafe() -> re.Pattern[str]:
 
 
 def _escape(match: re.Match[str]) -> str:
-    char = match.group()
+    return _escape_char(match.group())
+
+
+def _escape_char(char: str) -> str:
     code = ord(char)
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def one_line(text: str) -> str:
     """`text` with line breaks, control characters and bidi overrides escaped."""
-    return _unsafe().sub(_escape, text)
+    escaped = _unsafe().sub(_escape, text)
+    if not escaped.isascii() and _surrogate_run().search(escaped):
+        escaped = _surrogate_run().sub(_escape_bytes, escaped)
+    return escaped
+
+
+@cache
+def _surrogate_run() -> re.Pattern[str]:
+    # A file name that is not text in the file-system encoding (an ASCII locale, or bytes
+    # that are not UTF-8) is held with surrogate escapes and printed back as its bytes;
+    # bytes that spell a line break, a control or a bidi override in UTF-8 must not be.
+    return re.compile("[\udc80-\udcff]+")
+
+
+def _escape_bytes(match: re.Match[str]) -> str:
+    decoded = match.group().encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    if not _unsafe().search(decoded):
+        return match.group()
+    return "".join(
+        _escape_char(char)
+        if _unsafe().fullmatch(char)
+        # the character's own bytes, held as surrogate escapes again
+        else char.encode("utf-8", "surrogateescape").decode("ascii", "surrogateescape")
+        for char in decoded
+    )
 
 
 @cache

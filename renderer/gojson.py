@@ -104,13 +104,14 @@ class TooDeepError(ValueError):
     """JSON nested deeper than MAX_JSON_DEPTH (readable to Go, not read here)."""
 
 
-def loads(raw: str | bytes) -> Any:
+def loads(raw: str | bytes, *, unique_keys: bool = False) -> Any:
     """`json.loads`, refusing JSON nested deeper than MAX_JSON_DEPTH with TooDeepError
-    (a ValueError: callers that treat unreadable JSON as such keep doing so)."""
+    (a ValueError: callers that treat unreadable JSON as such keep doing so); with
+    `unique_keys`, an object naming a key twice is a ValueError too (Go keeps the last)."""
     import json
 
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, object_pairs_hook=_unique if unique_keys else None)
     except RecursionError:
         raise TooDeepError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
     stack = [(value, 1)]
@@ -122,3 +123,12 @@ def loads(raw: str | bytes) -> Any:
             children = node.values() if isinstance(node, dict) else node
             stack.extend((child, depth + 1) for child in children)
     return value
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the key {key!r} is given twice")
+        found[key] = value
+    return found

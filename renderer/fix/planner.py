@@ -120,10 +120,13 @@ class Planner:
             text = render_scalar(value, style)
             return [Edit(start, end, self._after_blank(start, end, text))]
         if path in self.obj.value_marks:
-            raise FixError(
-                f"{_dotted(path)} is {_a(_get(self.obj.data, path))}, not a string; fix it by hand",
-                self.obj.value_marks[path],
+            current = _get(self.obj.data, path)
+            what = (
+                "comes from an alias or a merge key (`*name`, `<<`), which --fix does not rewrite"
+                if isinstance(current, str)  # a string without a span of its own
+                else f"is {_a(current)}, not a string"
             )
+            raise FixError(f"{_dotted(path)} {what}; fix it by hand", self.obj.value_marks[path])
         # climb to the nearest existing node, building what must be created under it
         tree: str | dict[str, Any] = value
         parent, key = path[:-1], path[-1]

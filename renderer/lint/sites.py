@@ -302,7 +302,7 @@ def _read_map(obj: SourceObject) -> MapState:
     from renderer.gojson import loads
 
     try:
-        parsed = loads(raw)
+        parsed = loads(raw, unique_keys=True)  # two entries for one clique: which holds?
     except ValueError as exc:  # (nested too deep to read included)
         return MapState(obj, present=True, error=f"{problem} ({exc})")
     if not isinstance(parsed, dict) or not all(isinstance(v, str) for v in parsed.values()):

@@ -454,3 +454,23 @@ def test_pure_scanner_events_are_ruamels(text: str) -> None:
         return out
 
     assert events(_go_scanner()) == events(None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        (b"ls\xe2\x80\xa8x.yaml", b"ls\\u2028x.yaml"),  # U+2028 line separator
+        (b"nel\xc2\x85x.yaml", b"nel\\x85x.yaml"),  # NEL
+        (b"csi\xc2\x9b31m.yaml", b"csi\\x9b31m.yaml"),  # C1 control sequence introducer
+        (b"rlo\xe2\x80\xaex.yaml", b"rlo\\u202ex.yaml"),  # right-to-left override
+        (b"e\xc3\xa9.yaml", b"e\xc3\xa9.yaml"),  # plain text: its own bytes
+        (b"bad\xff.yaml", b"bad\xff.yaml"),  # not UTF-8: its own bytes
+    ],
+)
+def test_a_file_name_held_as_surrogate_escapes_is_printed_safely(raw: bytes, shown: bytes) -> None:
+    # Under an ASCII file-system encoding (LC_ALL=C with PYTHONUTF8=0) every non-ASCII name
+    # arrives as surrogate escapes and is written back as its bytes: those bytes must not
+    # spell a line break, a control or a bidi override.
+    assert (
+        one_line(raw.decode("ascii", "surrogateescape")).encode("ascii", "surrogateescape") == shown
+    )

@@ -863,3 +863,37 @@ def test_a_crd_schema_that_cannot_be_used_is_named_at_its_version(
     (line,) = result.output.strip().splitlines()
     assert line.startswith("dynamo-render: error: crd.yaml:10:7: CRD "), line
     assert message in line
+
+
+def test_a_binding_map_naming_a_clique_twice_is_malformed(repo: Path) -> None:
+    # Go's decoder keeps the last of two keys, a reviewer reads the first: neither wins
+    grove = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "grove.yaml").read_text()
+    found = re.search(r"nvidia.com/dynamo-checkpoint-bindings: '\{\"(\w+)\":\"([^\"]+)\"", grove)
+    assert found is not None
+    clique, binding = found.groups()
+    wrong = binding[:-1] + ("0" if binding[-1] != "0" else "1")
+    doubled = found.group(0).replace(
+        f'{{"{clique}":"{binding}"', f'{{"{clique}":"{wrong}","{clique}":"{binding}"'
+    )
+    (repo / "grove.yaml").write_text(grove.replace(found.group(0), doubled, 1))
+    result = invoke("--no-config", "lint", "grove.yaml", "--checkpoint", "snapshots")
+    assert result.exit_code == 1, result.output
+    assert "binding-malformed" in result.output
+    assert f"the key '{clique}' is given twice" in result.output
+
+
+def test_fix_says_why_it_leaves_an_aliased_binding_alone(repo: Path) -> None:
+    dcd = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml").read_text()
+    key = "    nvidia.com/dynamo-checkpoint-binding: "
+    start = dcd.index(key)
+    end = dcd.index("\n", start)
+    binding = dcd[start + len(key) : end]
+    stale = binding.replace("/1/", "/2/", 1)
+    aliased = f"    nvidia.com/note: &b {stale}\n{key}*b"
+    (repo / "dcd.yaml").write_text(dcd[:start] + aliased + dcd[end:])
+    before = (repo / "dcd.yaml").read_bytes()
+    result = invoke("--no-config", "lint", "dcd.yaml", "--checkpoint", "snapshots", "--fix")
+    assert result.exit_code == 1, result.output
+    assert "comes from an alias or a merge key" in result.output
+    assert "is a string, not a string" not in result.output
+    assert (repo / "dcd.yaml").read_bytes() == before
