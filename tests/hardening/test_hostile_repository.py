@@ -221,10 +221,10 @@ def test_config_output_through_a_symlinked_folder_is_refused(repo: Path) -> None
 # --- 4. only regular files are read or replaced in the output folder ---------------------
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Path, config: bool = False) -> subprocess.CompletedProcess[str]:
     """A child process: a read that never ends must fail the test, not hang it."""
     return subprocess.run(
-        [sys.executable, "-m", "renderer", "--no-config", *args],
+        [sys.executable, "-m", "renderer", *([] if config else ["--no-config"]), *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -638,15 +638,7 @@ def test_a_fifo_is_refused_wherever_it_is_named(repo: Path, where: str) -> None:
     else:
         (repo / ".dynamo-render.yaml").write_text(header + FIFO_CONFIGS[where])
         args = ["render", "--check"] if where.startswith("render") else ["lint"]
-    run = subprocess.run(
-        [sys.executable, "-m", "renderer", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=repo,
-        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
-        check=False,
-    )
+    run = _cli(*args, cwd=repo, config=True)
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
     assert "not a regular file" in run.stderr or "Invalid argument" in run.stderr, run.stderr

@@ -87,15 +87,8 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
 
     if not raw:
         return None
-    from renderer.gojson import TooDeepError, loads
-
     try:
-        value = loads(raw)
-    except TooDeepError:
-        raise NotReproducedError(
-            "a preserved spec nested deeper than this emulation reads (Go reads it)",
-            ("metadata", "annotations", ANN_DGD_SPEC),
-        ) from None
+        value = load_preserved_spec(raw)
     except ValueError:
         return None
     if value is not None and not isinstance(value, dict):
@@ -125,6 +118,20 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
     except AdmissionError:
         return None  # Go's json.Unmarshal fails: nothing restored
     return spec
+
+
+def load_preserved_spec(raw: str) -> Any:
+    """The `nvidia.com/dgd-spec` payload as JSON: ValueError where Go fails to decode it;
+    NotReproducedError where it nests deeper than this emulation reads (Go reads it)."""
+    from renderer.gojson import TooDeepError, loads
+
+    try:
+        return loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "a preserved spec nested deeper than this emulation reads (Go reads it)",
+            ("metadata", "annotations", ANN_DGD_SPEC),
+        ) from None
 
 
 def _scrub_dgd_internal_annotations(meta: dict[str, Any]) -> None:

@@ -114,16 +114,11 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
     raw = annotations.get(ANNOTATION_DGD_SPEC)
     if not raw:
         return
-    from renderer.gojson import TooDeepError, loads
+    from renderer.operator.admission.conversion import load_preserved_spec
 
     try:
-        saved = loads(raw)
-    except TooDeepError:
-        raise NotReproducedError(
-            "a preserved spec nested deeper than this emulation reads (Go reads it)",
-            ("metadata", "annotations", ANNOTATION_DGD_SPEC),
-        ) from None
-    except (TypeError, ValueError):
+        saved = load_preserved_spec(raw)
+    except (TypeError, ValueError):  # (one nested too deep is not reproduced: that passes)
         return
     if not isinstance(saved, dict):
         return
