@@ -86,22 +86,26 @@ def ordered_map(
         initializer=_start,
         initargs=(settings, initializer, initargs),
     )
+    finished = False
     try:
         for result in executor.map(fn, items, chunksize=chunk):
             yield result
             done += 1
+        finished = True
     except BrokenProcessPool:
         # A worker died (the OOM killer, a signal): a pool of multiprocessing.Pool's kind
         # would wait for its results forever; this one says so, and what is left is done
         # here, in this process, giving what a serial run gives.
-        pass
-    else:
-        return
+        finished = True
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
-    if initializer is not None:
-        initializer(*initargs)
-    yield from map(fn, items[done:])
+        # Waited for when the work is over (the workers are idle): a shutdown left running
+        # races with the interpreter's exit and can print a traceback. Not waited for when
+        # the caller stopped early (an error, Ctrl-C): what is queued is dropped.
+        executor.shutdown(wait=finished, cancel_futures=not finished)
+    if done < len(items):
+        if initializer is not None:
+            initializer(*initargs)
+        yield from map(fn, items[done:])
 
 
 def _start(
@@ -109,8 +113,13 @@ def _start(
     initializer: Callable[..., None] | None,
     initargs: tuple[Any, ...],
 ) -> None:
+    import signal
+
     from renderer.source.limits import set_limits
 
+    # Ctrl-C reaches every process of the group: the main process stops the run (exit 130,
+    # "Aborted."); a worker stopped mid-item would print its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_limits(nodes=settings[0], documents=settings[1])
     if initializer is not None:
         initializer(*initargs)
