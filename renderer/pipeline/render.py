@@ -244,6 +244,8 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
         for o in dgd_objects
         if o.kind == DGD_KIND
     ]
+    if request.namespace is None and request.namespace_option != "-n/--namespace":
+        _refuse_without_namespace(dgds, request.namespace_option)
     if not dgds and dgd_objects:
         from renderer.errors import InputError
 
@@ -267,6 +269,23 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
         else []
     )
     return dgds, list(checkpoints)
+
+
+def _refuse_without_namespace(dgds: list[SourceObject], where: str) -> None:
+    """A config entry's DGD with no namespace: the advice is the entry's `namespace:` (the
+    render itself would say -n, which a config-driven render does not take)."""
+    from renderer.errors import InputError
+
+    for dgd in dgds:
+        if isinstance(dgd.data.get("metadata"), dict) and not dgd.namespace:
+            mark = dgd.mark(("metadata",), key=False)
+            raise InputError(
+                "the DGD has no metadata.namespace (rendered objects need one): give the"
+                f" config entry a namespace ({where}), or set one in the DGD",
+                dgd.file,
+                mark.line,
+                mark.column,
+            )
 
 
 def _refuse_twins(dgds: list[SourceObject]) -> None:
@@ -298,11 +317,28 @@ def _source_name(request: RenderRequest, dgd: SourceObject) -> str:
     import os
     from pathlib import Path
 
-    named = request.source_name or request.dgd_file
+    named = request.source_name or _spelled(request.dgd_file)
     if request.dgd_file in (dgd.file, "-"):
         return named
     inside = os.path.relpath(dgd.file, request.dgd_file)
     return f"{named.rstrip('/')}/{Path(inside).as_posix()}"
+
+
+def _spelled(path: str) -> str:
+    """DGD_FILE as the `# Source:` line writes it: `./x`, `x//y` and an absolute path
+    inside the working directory all as the same relative path, so the committed output
+    (and `--check` against it) does not depend on how the path was typed, nor carries a
+    machine's folders."""
+    import os
+
+    if path == "-":
+        return path
+    plain = os.path.normpath(path)
+    if os.path.isabs(plain):  # noqa: PTH117 - strings in, a string out
+        here = os.getcwd()  # noqa: PTH109
+        if os.path.commonpath([plain, here]) == here and plain != here:
+            plain = os.path.relpath(plain, here)
+    return plain.replace(os.sep, "/")
 
 
 def _check_trust(

@@ -176,6 +176,12 @@ def _stream(out: str) -> tuple[list[str], list[dict[str, Any]]]:
     return sources, [d for d in yaml.safe_load_all(out) if d]
 
 
+def _spelled(path: Path) -> str:
+    """How `# Source:` names an absolute DGD_FILE: relative when under the working directory."""
+    here = Path.cwd()
+    return str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
+
+
 @pytest.mark.parametrize("path", UPSTREAM_FILES, ids=[p.stem for p in UPSTREAM_FILES])
 def test_upstream_file_as_shipped_with_namespace(
     path: Path, capsys: pytest.CaptureFixture[str]
@@ -189,7 +195,8 @@ def test_upstream_file_as_shipped_with_namespace(
     if refusal is None:
         assert code == 0, err
         sources, objects = _stream(out)
-        assert sources == [str(path)] * len(objects)
+        # (an absolute path inside the working directory is written relative to it)
+        assert sources == [_spelled(path)] * len(objects)
         _check_dcds(objects, _components(path), "team-a")
         return
     assert (code, out) == (2, ""), err
@@ -219,7 +226,7 @@ def test_upstream_file_with_a_release_tag_renders_with_namespace(
     code, out, err = _run(capsys, "render", str(deployed), "-n", "team-a", "--target", "dcd")
     assert code == 0, err
     sources, objects = _stream(out)
-    assert sources == [str(deployed)] * len(objects)
+    assert sources == [_spelled(deployed)] * len(objects)
     _check_dcds(objects, _components(path), "team-a")
 
 
@@ -323,7 +330,7 @@ def test_a_folder_of_dgds_renders_every_one_in_file_then_document_order(
     assert code == 0, err
     sources, objects = _stream(out)
     expected = [(f, c) for f in files for c in _components(f)]
-    assert sources == [str(f) for f, _ in expected]
+    assert sources == [_spelled(f) for f, _ in expected]
     _check_dcds(objects, [c for _, c in expected], "team-a")
 
 
@@ -387,6 +394,26 @@ def test_config_namespace_against_a_dgd_in_another_names_the_entry(
     assert code == 2
     assert err.startswith("dynamo-render: error: agg.yaml:8:14: ")
     assert "namespace: of the entry at .dynamo-render.yaml:4:" in err
+    assert not (tmp_path / "rendered").exists()
+
+
+def test_a_config_entry_dgd_without_a_namespace_is_told_to_give_the_entry_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `render -n` is refused in config mode: the advice is the entry's own namespace:
+    (tmp_path / "agg.yaml").write_text((UPSTREAM / "backends-vllm-agg.yaml").read_text())
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".dynamo-render.yaml").write_text(
+        "apiVersion: dynamo-render/v1\nkind: Config\nrender:\n"
+        "  - dgd: agg.yaml\n    output: rendered\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    code = main(["render"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "has no metadata.namespace" in err
+    assert "give the config entry a namespace (namespace: of the entry at" in err
+    assert "-n/--namespace" not in err
     assert not (tmp_path / "rendered").exists()
 
 

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from paths import REPO
 from render_support import (
     BASELINE,
     EXAMPLES,
@@ -234,3 +235,25 @@ def test_written_files_load_back(work: Path, capsys: pytest.CaptureFixture[str])
     (pcs,) = load_paths([str(work / "out")])
     assert pcs.kind == "PodCliqueSet"
     assert pcs.name == "llama-disagg"
+
+
+def test_the_source_line_does_not_depend_on_how_the_dgd_path_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # committed output and `--check` against it must agree however CI spells the path
+    (tmp_path / "deploy").mkdir()
+    shutil.copy(REPO / "examples" / "llama-disagg-v1beta1" / "dgd.yaml", tmp_path / "deploy")
+    monkeypatch.chdir(tmp_path)
+    snapshots = str(REPO / "examples" / "snapshots")
+    outputs = []
+    for spelled in ("deploy/dgd.yaml", "./deploy/dgd.yaml", str(tmp_path / "deploy/dgd.yaml")):
+        assert main(["--no-config", "render", spelled, "--checkpoint", snapshots]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0].startswith("# Source: deploy/dgd.yaml\n")
+    assert outputs[1] == outputs[0] and outputs[2] == outputs[0]
+    assert (
+        main(["--no-config", "render", "deploy/dgd.yaml", "--checkpoint", snapshots, "-o", "out"])
+        == 0
+    )
+    check = ["render", "./deploy/dgd.yaml", "--checkpoint", snapshots, "-o", "out", "--check"]
+    assert main(["--no-config", *check]) == 0
