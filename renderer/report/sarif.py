@@ -19,11 +19,15 @@ _LEVELS = {"error": "error", "warning": "warning"}
 
 
 def _uri(file: str) -> str:
-    """A relative URI reference for a path as given (SARIF wants forward slashes): the
-    name's own bytes, percent-encoded (so a name that is not UTF-8 keeps its bytes)."""
+    """A relative URI reference for a path as given (SARIF wants forward slashes), or a
+    `file://` URI for an absolute one: the name's own bytes, percent-encoded (so a name
+    that is not UTF-8 keeps its bytes)."""
     if file.startswith("<") and file.endswith(">"):
         return quote(os.fsencode(file.strip("<>")))
-    return quote(os.fsencode(PurePath(file).as_posix()))
+    path = PurePath(file)
+    if path.is_absolute():  # a file:// URI: a bare /path is read relative to nothing known
+        return "file://" + quote(os.fsencode(path.as_posix()))
+    return quote(os.fsencode(path.as_posix()))
 
 
 def _full_description(doc: str, summary: str) -> str:

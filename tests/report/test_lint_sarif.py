@@ -142,3 +142,17 @@ def test_an_empty_run_validates(schema: dict[str, Any], tmp_path: Path) -> None:
     log = json.loads(result.stdout)
     Draft4Validator(schema).validate(log)
     assert log["runs"][0]["results"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "uri"),
+    [
+        ("rendered/a b.yaml", "rendered/a%20b.yaml"),
+        ("/srv/repo/x.yaml", "file:///srv/repo/x.yaml"),  # not a path relative to nothing
+        ("<stdin>", "stdin"),
+    ],
+)
+def test_artifact_uris(name: str, uri: str) -> None:
+    from renderer.report.sarif import _uri
+
+    assert _uri(name) == uri
