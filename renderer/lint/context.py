@@ -163,7 +163,9 @@ class LintContext(Record):
     def _index(self) -> None:
         enabled = _dgd_checkpointed(self.dgd)
         self.dcds = [
-            dcd_workload(o, enabled if _of_dgd(o, self.dgd, graph_label=True) else frozenset())
+            dcd_workload(o, enabled, of_dgd=True)
+            if _of_dgd(o, self.dgd, graph_label=True)
+            else dcd_workload(o)
             for o in iter_dcds(self.objects)
         ]
         self.pcss = [

@@ -235,9 +235,12 @@ def _not_worker(kind_label: str, component_type: str | None) -> str | None:
     )
 
 
-def dcd_workload(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> Workload:
+def dcd_workload(
+    obj: SourceObject, enabled: frozenset[str] = frozenset(), *, of_dgd: bool = False
+) -> Workload:
     """`enabled`: lower-cased names of the checkpointed components of the DGD (with --dgd)
-    that this DCD may belong to."""
+    that this DCD may belong to; `of_dgd`: the DCD is that DGD's, so `enabled` is the
+    whole truth about which of its components are checkpointed."""
     template_path = dcd_template_annotations(obj)
     meta = mapping_at(obj.data, METADATA_ANNOTATIONS)
     template = mapping_at(obj.data, template_path)
@@ -261,6 +264,25 @@ def dcd_workload(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> Wo
     label = f"DCD {obj.namespace}/{obj.name}"
     component = labels.get(COMPONENT_LABEL)
     not_worker = _not_worker(label, _component_type(obj, labels))
+    if (
+        of_dgd
+        and copies[1].value is not None
+        and not_worker is None
+        and not (
+            isinstance(name, str)
+            or _restore_candidate(template)
+            or _dcd_spec_enabled(obj)
+            or (isinstance(component, str) and component.lower() in enabled)
+        )
+    ):
+        # with --dgd: a worker the DGD does not checkpoint, whose pod template carries a
+        # binding and no other sign of a checkpoint: its pods restore from nothing, so the
+        # binding is stray (pasted from a checkpointed sibling). Without the DGD such a
+        # binding stays checkpoint-unverifiable, as a DCD naming no checkpoint always is.
+        not_worker = (
+            f"{label} is not checkpointed (its DGD does not enable checkpointing for"
+            f" {component}, and it names no checkpoint and is no restore candidate)"
+        )
     return Workload(
         obj=obj,
         label=label,

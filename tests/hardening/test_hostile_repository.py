@@ -889,3 +889,36 @@ def test_fix_says_why_it_leaves_an_aliased_binding_alone(repo: Path) -> None:
     assert "comes from an alias or a merge key" in result.output
     assert "is a string, not a string" not in result.output
     assert (repo / "dcd.yaml").read_bytes() == before
+
+
+def test_a_binding_pasted_on_a_worker_that_is_not_checkpointed_is_misplaced(repo: Path) -> None:
+    # decode's binding copied onto the prefill DCD, whose checkpointing is off: its pods
+    # restore from nothing, so the copies are stray, not unverifiable
+    dcd = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "dcd.yaml").read_text()
+    binding = re.search(r"nvidia.com/dynamo-checkpoint-binding: (\S+)", dcd)
+    assert binding is not None
+    documents = dcd.split("\n---\n")
+    index = next(i for i, d in enumerate(documents) if "name: llama-disagg-vllmprefill" in d)
+    prefill = documents[index]
+    assert "dynamo-checkpoint" not in prefill
+    line = f"nvidia.com/dynamo-checkpoint-binding: {binding.group(1)}"
+    meta = "  annotations:\n"
+    template = "      annotations:\n"
+    assert meta in prefill and template in prefill
+    prefill = prefill.replace(meta, f"{meta}    {line}\n", 1).replace(
+        template, f"{template}        {line}\n", 1
+    )
+    documents[index] = prefill
+    (repo / "dcd.yaml").write_text("\n---\n".join(documents))
+    # without the DGD, a binding on a DCD naming no checkpoint cannot be verified (warning)
+    alone = invoke("--no-config", "lint", "dcd.yaml", "--checkpoint", "snapshots")
+    assert "[checkpoint-unverifiable]" in alone.output, alone.output
+    # with it, the component is known not to be checkpointed
+    args = ("--no-config", "lint", "dcd.yaml", "--checkpoint", "snapshots", "--dgd", "dgd.yaml")
+    result = invoke(*args)
+    assert result.exit_code == 1, result.output
+    assert result.output.count("[binding-misplaced]") == 2, result.output
+    assert "its DGD does not enable checkpointing for VllmPrefillWorker" in result.output
+    fixed = invoke(*args, "--fix")
+    assert "fixed 2 findings in 1 file" in fixed.output, fixed.output
+    assert (repo / "dcd.yaml").read_text() == dcd

@@ -1,9 +1,11 @@
 """A binding where none belongs.
 
 GMS cliques (`<component>-gms-<rank>`) never carry a binding; neither do DCDs or cliques
-of components that are not checkpointed (only worker, prefill and decode components are);
-and the PCS checkpoint map must have no entry for a clique that does not exist, or that is
-not an engine clique. A stray binding is harmless at admission but stale by construction,
+of components that are not checkpointed (only worker, prefill and decode components are;
+with `--dgd`, a worker DCD whose component the DGD does not checkpoint, and whose pod
+template names no checkpoint and is no restore candidate, is not either); and the PCS
+checkpoint map must have no entry for a clique that does not exist, or that is not an
+engine clique. A stray binding is harmless at admission but stale by construction,
 and hides which workloads really restore from a checkpoint. `--fix` removes it.
 
 Bad:
