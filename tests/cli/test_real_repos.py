@@ -361,17 +361,25 @@ def test_config_entries_take_a_namespace_and_a_folder(
     assert (code, out) == (0, ""), err
 
 
+def _config_render(
+    root: Path, entry: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """`render` in a repository at `root` whose config has one render entry for agg.yaml
+    (`entry`: its lines after `dgd:`); the exit code and stderr."""
+    (root / ".git").mkdir()
+    (root / ".dynamo-render.yaml").write_text(
+        "apiVersion: dynamo-render/v1\nkind: Config\nrender:\n  - dgd: agg.yaml\n" + entry
+    )
+    monkeypatch.chdir(root)
+    code = main(["render"])
+    return code, capsys.readouterr().err
+
+
 def test_config_namespace_is_checked_at_its_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".dynamo-render.yaml").write_text(
-        "apiVersion: dynamo-render/v1\nkind: Config\nrender:\n"
-        "  - dgd: agg.yaml\n    namespace: Team_A\n    output: rendered\n"
-    )
-    monkeypatch.chdir(tmp_path)
-    code = main(["render"])
-    err = capsys.readouterr().err
+    entry = "    namespace: Team_A\n    output: rendered\n"
+    code, err = _config_render(tmp_path, entry, monkeypatch, capsys)
     assert code == 2
     assert err.startswith("dynamo-render: error: .dynamo-render.yaml:5:16: ")
 
@@ -383,14 +391,8 @@ def test_config_namespace_against_a_dgd_in_another_names_the_entry(
     (tmp_path / "agg.yaml").write_text(
         text.replace("  name: vllm-agg\n", "  name: vllm-agg\n  namespace: staging\n", 1)
     )
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".dynamo-render.yaml").write_text(
-        "apiVersion: dynamo-render/v1\nkind: Config\nrender:\n"
-        "  - dgd: agg.yaml\n    namespace: team-a\n    output: rendered\n"
-    )
-    monkeypatch.chdir(tmp_path)
-    code = main(["render"])
-    err = capsys.readouterr().err
+    entry = "    namespace: team-a\n    output: rendered\n"
+    code, err = _config_render(tmp_path, entry, monkeypatch, capsys)
     assert code == 2
     assert err.startswith("dynamo-render: error: agg.yaml:8:14: ")
     assert "namespace: of the entry at .dynamo-render.yaml:4:" in err
@@ -402,14 +404,7 @@ def test_a_config_entry_dgd_without_a_namespace_is_told_to_give_the_entry_one(
 ) -> None:
     # `render -n` is refused in config mode: the advice is the entry's own namespace:
     (tmp_path / "agg.yaml").write_text((UPSTREAM / "backends-vllm-agg.yaml").read_text())
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".dynamo-render.yaml").write_text(
-        "apiVersion: dynamo-render/v1\nkind: Config\nrender:\n"
-        "  - dgd: agg.yaml\n    output: rendered\n"
-    )
-    monkeypatch.chdir(tmp_path)
-    code = main(["render"])
-    err = capsys.readouterr().err
+    code, err = _config_render(tmp_path, "    output: rendered\n", monkeypatch, capsys)
     assert code == 2
     assert "has no metadata.namespace" in err
     assert "give the config entry a namespace (namespace: of the entry at" in err
