@@ -922,3 +922,18 @@ def test_a_binding_pasted_on_a_worker_that_is_not_checkpointed_is_misplaced(repo
     fixed = invoke(*args, "--fix")
     assert "fixed 2 findings in 1 file" in fixed.output, fixed.output
     assert (repo / "dcd.yaml").read_text() == dcd
+
+
+def test_a_singular_binding_on_the_pcs_metadata_is_misplaced(repo: Path) -> None:
+    grove = (REPO / "examples" / "rendered" / "llama-disagg-v1beta1" / "grove.yaml").read_text()
+    found = re.search(r"nvidia.com/dynamo-checkpoint-bindings: .*\n", grove)
+    binding = re.search(r"nvidia.com/dynamo-checkpoint-binding: (\S+)", grove)
+    assert found is not None and binding is not None
+    stray = f"    nvidia.com/dynamo-checkpoint-binding: {binding.group(1)}\n"
+    (repo / "grove.yaml").write_text(grove.replace(found.group(0), found.group(0) + stray, 1))
+    result = invoke("--no-config", "lint", "grove.yaml", "--checkpoint", "snapshots")
+    assert result.exit_code == 1, result.output
+    assert "[binding-misplaced]" in result.output and "on its own metadata" in result.output
+    fixed = invoke("--no-config", "lint", "grove.yaml", "--checkpoint", "snapshots", "--fix")
+    assert "fixed 1 finding in 1 file" in fixed.output, fixed.output
+    assert (repo / "grove.yaml").read_text() == grove

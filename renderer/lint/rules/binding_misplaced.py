@@ -1,6 +1,7 @@
 """A binding where none belongs.
 
-GMS cliques (`<component>-gms-<rank>`) never carry a binding; neither do DCDs or cliques
+GMS cliques (`<component>-gms-<rank>`) never carry a binding, nor does a PodCliqueSet's own
+metadata (its bindings are the map and the engine cliques'); neither do DCDs or cliques
 of components that are not checkpointed (only worker, prefill and decode components are;
 with `--dgd`, a worker DCD whose component the DGD does not checkpoint, and whose pod
 template names no checkpoint and is no restore candidate, is not either); and the PCS
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from renderer.keys import BINDINGS_MAP_KEY
+from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.checks import copy_fixes, hint_for
 from renderer.lint.context import LintContext
 from renderer.lint.finding import DELETE, ERROR, Finding, FixAction, Severity, finding_at
@@ -38,6 +39,22 @@ _REMOVE_HINT = "remove the binding (`dynamo-render lint --fix` does)"
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     for pcs in ctx.pcss:
+        annotations = (pcs.obj.data.get("metadata") or {}).get("annotations")
+        if isinstance(annotations, dict) and BINDING_KEY in annotations:
+            path = ("metadata", "annotations", BINDING_KEY)
+            yield finding_at(
+                pcs.obj,
+                path,
+                rule=ID,
+                severity=SEVERITY,
+                message=(
+                    f"PCS {pcs.obj.namespace}/{pcs.obj.name} carries {BINDING_KEY} on its own"
+                    f" metadata: a PodCliqueSet holds its bindings in {BINDINGS_MAP_KEY} and"
+                    " on its engine cliques"
+                ),
+                hint=_REMOVE_HINT,
+                fixes=(FixAction(DELETE, path),),
+            )
         for copy in pcs.gms_copies:
             clique = pcs.obj.data["spec"]["template"]["cliques"][copy.path[3]]["name"]
             yield finding_at(
