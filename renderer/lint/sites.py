@@ -264,16 +264,17 @@ def dcd_workload(
     label = f"DCD {obj.namespace}/{obj.name}"
     component = labels.get(COMPONENT_LABEL)
     not_worker = _not_worker(label, _component_type(obj, labels))
+    # its spec (or the DGD) enables checkpointing, or its pods are restore candidates
+    marked = (
+        _restore_candidate(template)
+        or _dcd_spec_enabled(obj)
+        or (isinstance(component, str) and component.lower() in enabled)
+    )
     if (
         of_dgd
         and copies[1].value is not None
         and not_worker is None
-        and not (
-            isinstance(name, str)
-            or _restore_candidate(template)
-            or _dcd_spec_enabled(obj)
-            or (isinstance(component, str) and component.lower() in enabled)
-        )
+        and not (marked or isinstance(name, str))
     ):
         # with --dgd: a worker the DGD does not checkpoint, whose pod template carries a
         # binding and no other sign of a checkpoint: its pods restore from nothing, so the
@@ -291,15 +292,7 @@ def dcd_workload(
         # when it carries the restore-candidate annotations: only a binding on it is wrong
         # A checkpoint-enabled worker needs its binding even when every binding copy and
         # restore annotation was removed: its spec (or the DGD) still says checkpointed.
-        checkpointed=has_binding
-        or (
-            not_worker is None
-            and (
-                _restore_candidate(template)
-                or _dcd_spec_enabled(obj)
-                or (isinstance(component, str) and component.lower() in enabled)
-            )
-        ),
+        checkpointed=has_binding or (not_worker is None and marked),
         checkpoint_name=name if isinstance(name, str) else None,
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
