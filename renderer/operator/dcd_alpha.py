@@ -60,14 +60,12 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
     The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
     parameter records are refused.
     """
-    from renderer.gojson import TooDeepError, loads
+    from renderer.operator.typed_json import unmarshal
 
     try:
-        obj = loads(raw)
-    except TooDeepError:
-        raise NotReproducedError(
-            "a preserved spec nested deeper than this emulation reads (Go reads it)", annotation
-        ) from None
+        obj = unmarshal(raw, annotation)
+    except NotReproducedError:
+        raise
     except ValueError:
         return None
     if not isinstance(obj, dict):

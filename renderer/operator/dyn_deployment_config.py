@@ -47,14 +47,12 @@ def _go_any(value: Any) -> str:
 
 
 def _loads(raw: str) -> Any:
-    from renderer.gojson import TooDeepError, loads
+    from renderer.operator.typed_json import unmarshal
 
     try:
-        return loads(raw)
-    except TooDeepError:
-        raise NotReproducedError(
-            "JSON nested deeper than this emulation reads (Go reads it)", _PATH
-        ) from None
+        return unmarshal(raw, _PATH)
+    except NotReproducedError:
+        raise
     except ValueError:
         raise NotReproducedError(
             "the operator fails to decode this JSON (its decoder message is not reproduced)",

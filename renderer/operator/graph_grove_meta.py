@@ -17,18 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.gojson import TooDeepError, loads
 from renderer.operator import consts
 from renderer.operator.graph_env import is_worker_component
-from renderer.operator.typed_json import NotReproducedError
+from renderer.operator.typed_json import NotReproducedError, unmarshal
 from renderer.operator.v1beta1_helpers import (
     compute_dynamo_namespace,
     get_pod_template_annotations,
     get_pod_template_labels,
 )
 from renderer.sha256 import sha256_hex
-
-_TOO_DEEP = "a preserved payload nested deeper than this emulation reads (Go reads it)"
 
 JSON = dict[str, Any]
 
@@ -103,9 +100,9 @@ def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, J
     annotations = _str_map(metadata(dgd).get("annotations"))
     if DGD_STATUS_ANNOTATION in annotations:
         try:
-            status = loads(annotations[DGD_STATUS_ANNOTATION])
-        except TooDeepError:
-            raise NotReproducedError(_TOO_DEEP, DGD_STATUS_ANNOTATION) from None
+            status = unmarshal(annotations[DGD_STATUS_ANNOTATION], DGD_STATUS_ANNOTATION)
+        except NotReproducedError:
+            raise
         except ValueError:
             return None
         if not isinstance(status, dict):
@@ -139,9 +136,9 @@ def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
     if not raw:
         return None
     try:
-        obj = loads(raw)
-    except TooDeepError:
-        raise NotReproducedError(_TOO_DEEP, DGD_SPEC_ANNOTATION) from None
+        obj = unmarshal(raw, DGD_SPEC_ANNOTATION)
+    except NotReproducedError:
+        raise
     except ValueError:
         return None
     if not isinstance(obj, dict):

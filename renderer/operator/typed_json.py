@@ -55,6 +55,20 @@ class NotReproducedError(ValueError):
         self.path = path
 
 
+def unmarshal(raw: str, path: str) -> Any:
+    """json.Unmarshal of input text into `any`: ValueError where Go fails to decode it;
+    NotReproducedError (naming `path`) where it nests deeper than renderer.gojson reads,
+    which Go (up to 10,000 levels) decodes."""
+    from renderer.gojson import TooDeepError, loads
+
+    try:
+        return loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "JSON nested deeper than this emulation reads (Go reads it)", path
+        ) from None
+
+
 def _types() -> dict[str, Any]:
     global _TYPES  # noqa: PLW0603 - one process-wide cache of immutable package data
     if _TYPES is None:
