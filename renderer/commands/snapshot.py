@@ -22,7 +22,7 @@ from renderer.atomic import write_file
 from renderer.commands.options import max_bytes_option
 from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError, one_line
-from renderer.writeroot import roots_for
+from renderer.writeroot import require_inside, roots_for
 
 
 def _load_snapshot(path: str, max_bytes: int) -> bytes:
@@ -113,8 +113,6 @@ def _require_inside(paths: Sequence[str], roots: Sequence[str]) -> None:
     """Every path inside the write roots, checked before anything is written (a snapshot
     folder committed as a symlink must not carry a signature out of the repository)."""
     if roots:
-        from renderer.writeroot import require_inside
-
         for path in paths:
             require_inside(path, roots)
 

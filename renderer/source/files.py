@@ -161,7 +161,7 @@ def open_regular(path: str) -> BinaryIO:
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
         if not stat.S_ISREG(mode):
-            raise NotRegularFileError(errno.EINVAL, NOT_REGULAR)
+            raise NotRegularFileError(errno.EINVAL, "not a regular file")
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)

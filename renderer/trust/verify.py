@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -57,10 +54,9 @@ def _read_signature_file(path: str) -> bytes:
     Nobody names this path on the command line, so a FIFO planted there must not hang
     the run (an open for reading blocks until a writer appears).
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
+    from renderer.source.files import open_regular
+
+    with open_regular(path) as handle:
         return handle.read(MAX_SIGNATURE_FILE_BYTES + 1)
 
 
