@@ -28,6 +28,7 @@ Target = Literal["dcd", "grove"]
 TARGET_DCD: Final = "dcd"
 TARGET_GROVE: Final = "grove"
 TARGETS: Final[tuple[Target, ...]] = (TARGET_DCD, TARGET_GROVE)
+NAMESPACE_OPTION: Final = "-n/--namespace"  # how messages name the command line's namespace
 
 # spec.gpuMemoryService.mode of a component, as the operator spells it after defaulting.
 GmsMode = Literal["intraPod", "interPod"]

@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK, TARGETS, Target
+from renderer.constants import (
+    DEFAULT_MAX_BYTES,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    NAMESPACE_OPTION,
+    TARGETS,
+    Target,
+)
 from renderer.errors import UsageError, one_line
 from renderer.pipeline.render import RenderRequest
 from renderer.record import FrozenRecord, Record
@@ -51,7 +58,7 @@ class RenderArgs(RenderRequest):
         crds: Sequence[str] = (),
         source_name: str | None = None,
         namespace: str | None = None,
-        namespace_option: str = "-n/--namespace",
+        namespace_option: str = NAMESPACE_OPTION,
         operator: OperatorConfig | None = None,
         write_roots: Sequence[str] = (),
         check: bool = False,

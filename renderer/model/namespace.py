@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from renderer.constants import NAMESPACE_OPTION
 from renderer.errors import InputError, UsageError
 from renderer.record import replace
 from renderer.source.model import SourceObject
@@ -18,7 +19,7 @@ from renderer.source.model import SourceObject
 _DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")
 
 
-def check_namespace(namespace: str, option: str = "-n/--namespace") -> str:
+def check_namespace(namespace: str, option: str = NAMESPACE_OPTION) -> str:
     """`namespace` when it is a valid Kubernetes namespace, else a UsageError."""
     if len(namespace) > 63 or not _DNS1123_LABEL.match(namespace):
         raise UsageError(
@@ -29,7 +30,7 @@ def check_namespace(namespace: str, option: str = "-n/--namespace") -> str:
 
 
 def with_namespace(
-    dgd: SourceObject, namespace: str | None, option: str = "-n/--namespace"
+    dgd: SourceObject, namespace: str | None, option: str = NAMESPACE_OPTION
 ) -> SourceObject:
     """`dgd` placed in `namespace` (None: as it is).
 

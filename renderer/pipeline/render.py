@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, Target
+from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, NAMESPACE_OPTION, Target
 from renderer.errors import UsageError
 from renderer.record import FrozenRecord
 
@@ -81,7 +81,7 @@ class RenderRequest(FrozenRecord):
         crds: Sequence[str] = (),
         source_name: str | None = None,
         namespace: str | None = None,
-        namespace_option: str = "-n/--namespace",
+        namespace_option: str = NAMESPACE_OPTION,
         operator: OperatorConfig | None = None,
         write_roots: Sequence[str] = (),
     ) -> None:
@@ -244,7 +244,7 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
         for o in dgd_objects
         if o.kind == DGD_KIND
     ]
-    if request.namespace is None and request.namespace_option != "-n/--namespace":
+    if request.namespace is None and request.namespace_option != NAMESPACE_OPTION:
         _refuse_without_namespace(dgds, request.namespace_option)
     if not dgds and dgd_objects:
         from renderer.errors import InputError
