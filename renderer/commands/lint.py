@@ -90,6 +90,37 @@ def rule_explanation(rule_id: str) -> str:
     return f"{rule.id} ({rule.severity})\n\n{rule.doc}\n"
 
 
+# Formats a CI system reads: their paths are relative to the repository root.
+_ROOTED_FORMATS = frozenset({"sarif", "github", "gitlab", "junit"})
+# Where CI systems check the repository out, when the job says so.
+_WORKSPACE_VARIABLES = ("GITHUB_WORKSPACE", "CI_PROJECT_DIR")
+
+
+def repository_root() -> str | None:
+    """The root CI reports are relative to: the CI system's checkout (GITHUB_WORKSPACE,
+    CI_PROJECT_DIR) when the working directory is inside it, else the nearest folder
+    upwards holding `.git`, else the working directory (None when it is gone: paths are
+    then printed as given). Nothing is read but names."""
+    try:
+        cwd = os.path.normpath(os.getcwd())  # noqa: PTH109 - the path as the shell has it
+    except OSError:
+        return None
+    for variable in _WORKSPACE_VARIABLES:
+        workspace = os.environ.get(variable)
+        if workspace and os.path.isabs(workspace):  # noqa: PTH117
+            top = os.path.normpath(workspace)
+            if os.path.commonpath([cwd, top]) == top:
+                return top
+    folder = cwd
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):  # noqa: PTH118
+            return folder
+        parent = os.path.dirname(folder)  # noqa: PTH120
+        if parent == folder:
+            return cwd
+        folder = parent
+
+
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     """Run lint as the command line would, print the report; returns the exit code."""
     from renderer.pipeline.lint import run_lint
@@ -98,7 +129,8 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     fmt = args.format or default_format()
     outcome = run_lint(args)
     result = outcome.result
-    out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out)))
+    root = repository_root() if fmt in _ROOTED_FORMATS else None
+    out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out), root=root))
     for failure in result.unfixed:
         err.write(f"dynamo-render lint: not fixed: {one_line(str(failure))}\n")
     if fmt == "text":

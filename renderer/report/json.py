@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 VERSION = 1
 
 
-def render(result: LintResult, *, color: bool = False) -> str:
+def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
     document = {
         "version": VERSION,
         "findings": [f.to_json() for f in result.findings],

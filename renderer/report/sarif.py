@@ -1,4 +1,10 @@
-"""SARIF 2.1.0: one run, the rule catalogue from the rule docstrings, results with regions."""
+"""SARIF 2.1.0: one run, the rule catalogue from the rule docstrings, results with regions.
+
+A file inside the repository root is a URI relative to `%SRCROOT%` (the root, whatever the
+working directory: code scanning resolves it against the checkout); one outside it is a
+`file://` URI. No absolute path of the machine that ran lint is written otherwise, so the
+log is the same bytes on every machine.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +14,23 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from renderer.errors import report_text
-from renderer.report import dump_json
+from renderer.report import dump_json, inside_root, message_lines
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
 INFORMATION_URI = "https://github.com/ai-dynamo/dynamo"
 _LEVELS = {"error": "error", "warning": "warning"}
+
+
+def _location(file: str, root: str | None) -> dict[str, str]:
+    """The artifactLocation of `file`: relative to the root (`uriBaseId`) when inside it."""
+    relative = inside_root(file, root)
+    if relative is None:
+        return {"uri": _uri(file)}
+    return {"uri": _uri(relative), "uriBaseId": SRCROOT}
 
 
 def _uri(file: str) -> str:
@@ -52,7 +67,7 @@ def _rules() -> list[dict[str, Any]]:
     ]
 
 
-def render(result: LintResult, *, color: bool = False) -> str:
+def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
     from renderer import __version__
 
     rules = _rules()
@@ -64,12 +79,13 @@ def render(result: LintResult, *, color: bool = False) -> str:
                 "ruleId": f.rule,
                 "ruleIndex": index[f.rule],
                 "level": _LEVELS[f.severity],
-                # shown by code-scanning viewers: controls and bidi overrides escaped
-                "message": {"text": report_text(f"{f.message}. Fix: {f.hint}")},
+                # shown by code-scanning viewers: controls and bidi overrides escaped, the
+                # lines of a render-drift diff kept as lines
+                "message": {"text": message_lines(f"{f.message}. Fix: {f.hint}")},
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": _uri(f.file)},
+                            "artifactLocation": _location(f.file, root),
                             "region": {"startLine": f.line, "startColumn": f.column},
                         },
                         "logicalLocations": [

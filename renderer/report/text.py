@@ -12,7 +12,7 @@ _DIM = "\033[2m"
 _RESET = "\033[0m"
 
 
-def render(result: LintResult, *, color: bool = False) -> str:
+def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
     from renderer.errors import one_line, report_text
 
     lines = []

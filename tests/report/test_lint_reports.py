@@ -44,7 +44,7 @@ def run(fmt: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github", "gitlab", "junit"])
 def test_report(fmt: str, snapshot: SnapshotAssertion) -> None:
     code, out, err = run(fmt)
     assert code == 1  # four errors
