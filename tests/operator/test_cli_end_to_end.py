@@ -109,6 +109,16 @@ def _needs_snapshot(case: OracleCase) -> list[str]:
     ]
 
 
+#: Cases the operator renders but `--target grove` refuses on purpose, with the rule the
+#: message must cite: the PodCliqueSet would be refused by Grove's webhook, or its pods by
+#: the API server (see the `name` definition of schemas/podcliqueset-v1alpha1.json).
+GROVE_REFUSES = {
+    # `Decode_Worker` -> clique `decode_worker`: not a DNS-1123 subdomain
+    "alpha-clique-name-underscore": "Grove's PodCliqueSet webhook refuses any other clique",
+    # `decoder.v2`: a subdomain, but the pods' hostname `<PodClique>-<index>` is no label
+    "alpha-clique-name-dot": "the API server refuses a hostname that is not a DNS-1123 label",
+}
+
 BOUND = Path(__file__).parent / "goldens" / "bound"
 #: The corpus, plus cases restoring from an automatic checkpoint (bound; see their README).
 CASES = [
@@ -134,6 +144,11 @@ def test_cli_render_equals_oracle(
         first = case.expected_error().splitlines()[0]
         assert first.split(": ")[-1][:60] in stderr.replace("\n", " "), stderr
         assert "dgd.yaml:" in stderr
+        return
+    if target == "grove" and case.name in GROVE_REFUSES:
+        assert code == 2, stdout
+        assert stdout == ""
+        assert GROVE_REFUSES[case.name] in stderr, stderr
         return
     missing = _needs_snapshot(case)
     if missing:
