@@ -326,8 +326,8 @@ def resolve_component_checkpoint(
     ``config`` is the operator configuration the checkpoint job pod spec is rendered with
     (None: Go's empty configuration).
     """
-    from renderer.operator.graph_dcd import is_worker_component
     from renderer.operator.gms import OverlayError, overlay_clients
+    from renderer.operator.graph_dcd import is_worker_component
 
     cfg = _component_checkpoint(component)
     if cfg is None:

@@ -313,12 +313,12 @@ def worker_hash(admitted: JSON) -> str:
     when the operator cannot compute it."""
     from renderer.operator.graph_dcd import DCDGenerationError
     from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-    from renderer.operator.render import OperatorRenderError
+    from renderer.operator.render import WORKER_HASH_STAGE, OperatorRenderError
 
     try:
         return compute_dgd_workers_spec_hash(admitted)
     except (WorkerHashError, DCDGenerationError) as err:
-        raise OperatorRenderError(f"failed to compute the worker hash: {err}") from None
+        raise OperatorRenderError(WORKER_HASH_STAGE + str(err)) from None
 
 
 def _chosen_objects(dgd: SourceObject, result: Any, chosen: str) -> list[JSON]:

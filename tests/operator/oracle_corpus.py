@@ -144,7 +144,8 @@ class OracleCase:
 
         loaded = {o["metadata"]["name"]: o for o in self.input_checkpoints()}
         components = {
-            c.get("name"): c for c in (self.admitted_dgd().get("spec") or {}).get("components") or []
+            c.get("name"): c
+            for c in (self.admitted_dgd().get("spec") or {}).get("components") or []
         }
         infos: dict[str, JSON] = {}
         for name, entry in (report.get("components") or {}).items():

@@ -7,13 +7,14 @@ oracle's `expected-pcs.yaml` / `expected-dcds.yaml` field for field once the che
 binding annotations (the one thing render adds on top of the operator) are removed, and
 those annotations must be exactly where the binding design puts them. Operator settings
 the oracle was run with (`--operator-version`) come from a `.dynamo-render.yaml`
-`operator:` section. Refused cases must be refused (exit 2) with the operator's message.
+`operator:` section. Refused cases must be refused (exit 2) with the operator's exact message.
 Expected values are the oracle's files, never this tool's output.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -140,10 +141,10 @@ def test_cli_render_equals_oracle(
     if case.refused:
         assert code == 2, stdout
         assert stdout == ""
-        # the operator's own words (its first line), located in the user's file
-        first = case.expected_error().splitlines()[0]
-        assert first.split(": ")[-1][:60] in stderr.replace("\n", " "), stderr
-        assert "dgd.yaml:" in stderr
+        # the operator's exact words, stage prefix included, located in the user's file
+        refusal = re.fullmatch(r"dynamo-render: error: dgd\.yaml:\d+:\d+: (.*)\n", stderr, re.S)
+        assert refusal is not None, stderr
+        assert refusal.group(1) == case.expected_error()
         return
     if target == "grove" and case.name in GROVE_REFUSES:
         assert code == 2, stdout

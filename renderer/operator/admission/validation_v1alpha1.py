@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.operator.admission.conversion_spec import gms_mode_from_v1beta1
 from renderer.operator.admission import validation_helpers as h
+from renderer.operator.admission.conversion_spec import gms_mode_from_v1beta1
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.fielderrors import (
     FieldError,
