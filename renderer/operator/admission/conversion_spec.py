@@ -244,7 +244,7 @@ def _build_pod_template_to_hub(
     dst["podTemplate"] = pod
 
 
-def _has_pod_template_content(src: dict[str, Any], pod_template_origin: bool) -> bool:
+def has_pod_template_content(src: dict[str, Any], pod_template_origin: bool) -> bool:
     return (
         pod_template_origin
         or "resources" in src
@@ -271,7 +271,7 @@ def build_shared_pod_template_from_alpha(
     src: dict[str, Any], path: PathTuple = (), pod_template_origin: bool = False
 ) -> dict[str, Any] | None:
     """buildSharedPodTemplateFromAlpha(src, podTemplateOrigin, false): the podTemplate."""
-    if not _has_pod_template_content(src, pod_template_origin):
+    if not has_pod_template_content(src, pod_template_origin):
         return None
     pod: dict[str, Any] = {}
     meta = src.get("extraPodMetadata")
