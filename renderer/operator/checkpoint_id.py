@@ -326,6 +326,7 @@ def resolve_component_checkpoint(
     ``config`` is the operator configuration the checkpoint job pod spec is rendered with
     (None: Go's empty configuration).
     """
+    from renderer.operator.gms import OverlayError, overlay_clients
     from renderer.operator.graph_dcd import is_worker_component
 
     cfg = _component_checkpoint(component)
@@ -366,17 +367,19 @@ def resolve_component_checkpoint(
     failover = (component.get("experimental") or {}).get("failover")
     if failover is not None and failover.get("mode", "") in ("", "IntraPod"):
         info["RestoreTargetContainers"] = list(FAILOVER_ENGINE_CONTAINERS)
-    gms = (component.get("experimental") or {}).get("gpuMemoryService")
-    if gms is not None and info.get("Exists"):
-        ckpt_gms = info.get("GPUMemoryService")
-        if ckpt_gms is None or not ckpt_gms.get("enabled"):
-            res.ok = False
-            res.reason = (
-                f"failed to apply checkpoint gpuMemoryService config for component {name}:"
-                " gpuMemoryService restore requires resolved checkpoint"
-                f' "{info.get("CheckpointName", "")}" to enable gpuMemoryService'
-            )
-            return res
+    try:
+        info["GPUMemoryService"] = overlay_clients(
+            info.get("GPUMemoryService"),
+            str(info.get("CheckpointName", "")),
+            bool(info.get("Exists")),
+            (component.get("experimental") or {}).get("gpuMemoryService"),
+        )
+    except OverlayError as err:
+        res.ok = False
+        res.reason = (
+            f"failed to apply checkpoint gpuMemoryService config for component {name}: {err}"
+        )
+        return res
     if not ref:
         problem = _auto_checkpoint_problem(dgd, component, cfg, res.expected_id, config)
         if problem:
@@ -400,6 +403,8 @@ def resolve_component_checkpoint(
             )
         else:
             res.operator_write = "create"
+            if info.get("GPUMemoryService") is None:  # the created object's spec
+                info["GPUMemoryService"] = _auto_checkpoint_gms(component, cfg)
         info["Exists"] = True
         info["CheckpointName"] = res.checkpoint_name
         info["Hash"] = res.expected_id
@@ -412,6 +417,20 @@ def resolve_component_checkpoint(
     res.startup_policy = policy
     res.restore_target_containers = list(info.get("RestoreTargetContainers") or [])
     return res
+
+
+def _auto_checkpoint_gms(component: JSON, cfg: JSON) -> JSON | None:
+    """createCheckpointCR's GMS spec: the component's, with the checkpoint job's clients."""
+    from renderer.operator.gms import to_alpha_spec
+
+    spec = to_alpha_spec((component.get("experimental") or {}).get("gpuMemoryService"))
+    if spec is None:
+        return None
+    spec.pop("extraClientContainers", None)
+    clients = list((cfg.get("job") or {}).get("gmsClientContainers") or [])
+    if clients:
+        spec["extraClientContainers"] = clients
+    return spec
 
 
 def _auto_checkpoint_problem(

@@ -45,7 +45,10 @@ RESTORE_COMPLETE_FILE = "restore-complete"
 RESTORE_STANDBY_MODE_ENV = "DYN_SNAPSHOT_RESTORE_STANDBY"
 #: restoreStartupFailureThreshold: 30 minutes at a 1 s cadence.
 RESTORE_STARTUP_FAILURE_THRESHOLD = 1800
-GMS_MODE_INTRA_POD = "IntraPod"
+#: The checkpoint's (v1alpha1) spellings: the restore compares the DynamoCheckpoint's
+#: mode, or the component's after OverlayClients converted it.
+GMS_MODE_INTRA_POD = "intraPod"
+GMS_MODE_INTER_POD = "interPod"
 
 
 class CheckpointRestoreError(ValueError):
@@ -256,7 +259,7 @@ def prepare_restore_pod_spec(
         container = next((c for c in containers if c.get("name") == name), None)
         if container is None:
             raise CheckpointRestoreError(
-                f'restore pod spec: restore target container "{name}" not found in pod spec '
+                f'restore target container "{name}" not found in pod spec '
                 f"(from {TARGET_CONTAINERS_ANNOTATION} annotation)"
             )
         if storage.base_path:
@@ -300,7 +303,7 @@ def inject_resolved_checkpoint_into_pod_spec(
         mode = gms.get("mode") or ""
         if mode in ("", GMS_MODE_INTRA_POD):
             _ensure_intra_pod_gms(pod_spec, target_containers, gms)
-        elif mode == "InterPod":
+        elif mode == GMS_MODE_INTER_POD:
             raise CheckpointRestoreError(
                 f'gpuMemoryService checkpoint restore for mode "{mode}" is not implemented'
             )

@@ -230,9 +230,15 @@ def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
         dst["scalingAdapter"] = {"enabled": True}
     _decompose_pod_template(src, dst, restored)
     if restored is not None:
-        from renderer.operator.dcd_alpha_restore import check_restorable, fill_from_preserved
+        from renderer.operator.dcd_alpha_restore import (
+            check_restorable,
+            fill_from_preserved,
+            restore_shared_preserved_flat_volume_mounts,
+        )
 
         check_restorable(restored)
+        # before the field origins, so every cache mount is left out of their matching
+        restore_shared_preserved_flat_volume_mounts(dst, restored, src)
         fill_from_preserved(dst, restored, _has_main(src))
     _prune_empty_extra_pod_spec(dst, restored)
     return dst

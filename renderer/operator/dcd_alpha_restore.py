@@ -57,12 +57,6 @@ def check_restorable(preserved: Obj) -> None:
                 "restoring this preserved v1alpha1 field is not reproduced",
                 f"metadata.annotations.{ANN_DGD_SPEC}.{key}",
             )
-    mounts = preserved.get("volumeMounts") or []
-    if sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
-        raise NotReproducedError(
-            "several preserved compilation-cache mounts are not reproduced",
-            f"metadata.annotations.{ANN_DGD_SPEC}.volumeMounts",
-        )
     eps = preserved.get("extraPodSpec") or {}
     if any(ctr.get("name") == FRONTEND_SIDECAR for ctr in eps.get("containers") or []):
         raise NotReproducedError(
@@ -265,6 +259,99 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
         if same(probe) and (preserved.get(probe) is not None or pmain.get(probe) is not None):
             set_or_drop(dst, probe, deep_copy(preserved.get(probe)))
             set_or_drop(ensure(), probe, deep_copy(pmain.get(probe)))
+
+
+# --- restoreSharedPreservedFlatVolumeMounts ---------------------------------------------
+
+
+def restore_shared_preserved_flat_volume_mounts(dst: Obj, preserved: Obj, src: Obj) -> None:
+    """restoreSharedPreservedFlatVolumeMounts: the compilation-cache flags v1beta1 cannot
+    hold (a second cache mount), restored while the live component still shows their
+    lossy projection; ``src`` is the v1beta1 component."""
+    mounts = preserved.get("volumeMounts") or []
+    if sum(1 for m in mounts if m.get("useAsCompilationCache")) <= 1:
+        return  # volumeMountsRoundTripThroughHub
+    cache = src.get("compilationCache")
+    first = next((m for m in mounts if m.get("useAsCompilationCache")), None)
+    if first is None or not _cache_matches(cache, first):
+        return
+    if not _flat_mounts_equal(dst.get("volumeMounts") or [], _visible_projection(src, mounts)):
+        return
+    merged = _merge_cache_mounts(_restorable_cache_mounts(src, preserved), dst.get("volumeMounts"))
+    set_or_drop(dst, "volumeMounts", merged or None)
+
+
+def _cache_matches(cache: Obj | None, mount: Obj) -> bool:
+    """compilationCacheMatchesVolumeMount."""
+    return cache is not None and _flat_key(mount) == (
+        cache.get("pvcName", ""),
+        cache.get("mountPath", ""),
+    )
+
+
+def _main_mounts(src: Obj) -> list[Obj] | None:
+    """sharedMainContainer(src).VolumeMounts, or None without a main container."""
+    containers = ((src.get("podTemplate") or {}).get("spec") or {}).get("containers") or []
+    main = next((c for c in containers if c.get("name") == MAIN), None)
+    return None if main is None else list(main.get("volumeMounts") or [])
+
+
+def _restorable_cache_mounts(src: Obj, preserved: Obj) -> list[Obj]:
+    """restorablePreservedCompilationCacheMounts: the first cache mount if the live cache
+    is still it; a secondary one while a projected main container still mounts it (or
+    nothing projects one)."""
+    from renderer.operator.admission.conversion_spec import has_pod_template_content
+
+    main = _main_mounts(src)
+    projected = main is not None or has_pod_template_content(preserved, False)
+    main_keys = {_native_key(m) for m in main or []}
+    live: list[Obj] = []
+    first_seen = False
+    for mount in preserved.get("volumeMounts") or []:
+        if not mount.get("useAsCompilationCache"):
+            continue
+        if not first_seen:
+            first_seen = True
+            if _cache_matches(src.get("compilationCache"), mount):
+                live.append(mount)
+            continue
+        if not projected or _flat_key(mount) in main_keys:
+            live.append(mount)
+    return live
+
+
+def _visible_projection(src: Obj, mounts: list[Obj]) -> list[Obj]:
+    """visiblePreservedVolumeMountProjection: the first cache mount, then the main
+    container's mounts not already listed."""
+    projected = [m for m in mounts if m.get("useAsCompilationCache")][:1]
+    for mount in _main_mounts(src) or []:
+        flat: Obj = {"name": mount.get("name", ""), "mountPoint": mount.get("mountPath", "")}
+        if not any(_flat_key(p) == _flat_key(flat) for p in projected):
+            projected.append(flat)
+    return projected
+
+
+def _flat_mounts_equal(a: list[Obj], b: list[Obj]) -> bool:
+    """volumeMountsEqual: name, mount point and the cache flag, in order."""
+
+    def key(m: Obj) -> tuple[str, str, bool]:
+        return (*_flat_key(m), bool(m.get("useAsCompilationCache")))
+
+    return [key(m) for m in a] == [key(m) for m in b]
+
+
+def _merge_cache_mounts(preserved: list[Obj], current: list[Obj] | None) -> list[Obj]:
+    """mergePreservedCompilationCacheVolumeMounts: the preserved cache mounts first."""
+    out: list[Obj] = []
+    for mount in preserved:
+        if mount.get("useAsCompilationCache") and all(
+            _flat_key(o) != _flat_key(mount) for o in out
+        ):
+            out.append(deep_copy(mount))
+    for mount in current or []:
+        if all(_flat_key(o) != _flat_key(mount) for o in out):
+            out.append(mount)
+    return out
 
 
 def _flat_key(mount: Obj) -> tuple[str, str]:

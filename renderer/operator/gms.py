@@ -88,3 +88,45 @@ def container(name: str, module: str, image: str) -> JSON:
     if image:
         built["image"] = image
     return deep_copy(built)
+
+
+# --- internal/gms/clients.go -------------------------------------------------------------
+
+
+def to_alpha_spec(src: JSON | None) -> JSON | None:
+    """ToAlphaSpec: a component's (v1beta1) GMS settings in the checkpoint's v1alpha1 shape."""
+    from renderer.operator.admission.conversion_spec import convert_to_gpu_memory_service_spec
+
+    return None if src is None else convert_to_gpu_memory_service_spec(src)
+
+
+class OverlayError(ValueError):
+    """OverlayClients' error: the component restores GMS from a checkpoint without it."""
+
+
+def overlay_clients(
+    checkpoint_gms: JSON | None,
+    checkpoint_name: str,
+    checkpoint_exists: bool,
+    service_gms: JSON | None,
+) -> JSON | None:
+    """OverlayClients: the checkpoint's GMS settings once the component's are applied.
+
+    Go rewrites ``*checkpointGMS`` in place; this returns the new value. A component with
+    GMS restoring from a checkpoint that has it enabled takes the component's settings
+    (mode, device class, client containers): the snapshot's are only a record of capture.
+    """
+    from renderer.operator.backend import go_quote
+
+    converted = to_alpha_spec(service_gms)
+    if converted is None or not converted.get("enabled"):
+        return checkpoint_gms
+    enabled = checkpoint_gms is not None and bool(checkpoint_gms.get("enabled"))
+    if checkpoint_exists and not enabled:
+        raise OverlayError(
+            f"gpuMemoryService restore requires resolved checkpoint {go_quote(checkpoint_name)}"
+            " to enable gpuMemoryService"
+        )
+    if not enabled:
+        return checkpoint_gms
+    return deep_copy(converted)

@@ -141,7 +141,7 @@ def zero_json(desc: dict[str, Any]) -> Any:
         return ""
     if kind == "bool":
         return False
-    if kind in {"int32", "int64"}:
+    if kind in {"int", "int32", "int64"}:
         return 0
     if kind in {"ptr", "slice", "map"}:
         return None
@@ -164,7 +164,7 @@ def is_empty(value: Any, desc: dict[str, Any]) -> bool:
         return bool(value == "")
     if kind == "bool":
         return value is False
-    if kind in {"int32", "int64"}:
+    if kind in {"int", "int32", "int64"}:
         return bool(value == 0)
     if kind in {"slice", "map"}:
         return len(value) == 0
@@ -184,10 +184,10 @@ def _marshal(value: Any, desc: dict[str, Any], path: str) -> Any:
     if kind == "bool":
         _check(isinstance(value, bool), path, "a boolean", value)
         return value
-    if kind in {"int32", "int64"}:
+    if kind in {"int", "int32", "int64"}:
         ok = isinstance(value, int) and not isinstance(value, bool)
         _check(ok, path, "an integer", value)
-        limit = 2**31 if kind == "int32" else 2**63
+        limit = 2**31 if kind == "int32" else 2**63  # Go's int: 64 bits on linux/amd64
         if not -limit <= value < limit:
             raise GoMarshalError(f"{path}: {value} does not fit in {kind}")
         return value

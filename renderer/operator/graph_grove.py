@@ -120,6 +120,7 @@ def marshal_pod_specs(pcs: JSON) -> None:
     and drops empty omitempty fields, so the PCS equals the operator's only after this.
     """
     from renderer.operator.gomarshal import GoMarshalError, marshal
+    from renderer.operator.typed_json import NotReproducedError
 
     for clique in pcs["spec"]["template"]["cliques"]:
         spec = clique["spec"]
@@ -128,7 +129,7 @@ def marshal_pod_specs(pcs: JSON) -> None:
                 spec["podSpec"], "PodSpec", f"cliques[{clique['name']}].podSpec"
             )
         except GoMarshalError as exc:
-            raise GroveError(str(exc)) from exc
+            raise NotReproducedError(f"the PodCliqueSet's {exc}", "") from exc
 
 
 def apply_grove_worker_hash_suffix(render_dgd: JSON, worker_hash: str) -> None:

@@ -53,8 +53,9 @@ STARTUP_POLICY_WAIT = "WaitForCheckpoint"
 
 
 class GroveError(ValueError):
-    """The operator refuses to render (its message), or this emulation does not reproduce
-    the input (the message names the field)."""
+    """The operator refuses to generate the Grove GangSet (its message, without the
+    controller's stage prefix). What this emulation does not reproduce is a
+    typed_json.NotReproducedError instead."""
 
 
 def _str_map(value: object) -> dict[str, str]:
@@ -151,9 +152,10 @@ def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
     try:
         marshal(spec, ALPHA_DGD_SPEC_TYPE, "spec")
     except GoMarshalError as exc:
-        raise GroveError(
-            f"metadata.annotations[{DGD_SPEC_ANNOTATION}]: {exc}; the operator's conversion "
-            "would ignore or read this payload differently; not reproduced"
+        raise NotReproducedError(
+            f"[{DGD_SPEC_ANNOTATION}]: {exc}; the operator's conversion would ignore or read"
+            " this payload differently",
+            "metadata.annotations",
         ) from exc
     service = (spec.get("services") or {}).get(component_name)
     return service if isinstance(service, dict) else None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from renderer.operator import consts
-from renderer.operator.graph_grove_meta import GroveError
+from renderer.operator.typed_json import NotReproducedError
 from renderer.operator.v1beta1_helpers import get_number_of_nodes, is_inter_pod_gms_enabled
 
 JSON = dict[str, Any]
@@ -236,8 +236,9 @@ def pcs_name_for_dgd(dgd_name: str, components: list[JSON]) -> str:
     try:
         head = raw[: pcs_budget - 5].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise GroveError(
-            f"metadata.name: cannot truncate {dgd_name!r} inside a character; not reproduced"
+        raise NotReproducedError(
+            f"truncating {dgd_name!r} inside a character (the operator cuts its bytes)",
+            "metadata.name",
         ) from exc
     return f"{head}-{suffix}"
 

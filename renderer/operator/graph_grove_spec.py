@@ -15,6 +15,7 @@ from typing import Any
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
 from renderer.operator.graph_grove_meta import GroveError
+from renderer.operator.typed_json import NotReproducedError
 
 JSON = dict[str, Any]
 
@@ -113,8 +114,8 @@ def check_scheduler_gates(config: OperatorConfig) -> None:
             "kai-scheduler and volcano scheduler integrations cannot both be enabled for Grove"
         )
     if gates.grove and (gates.kai_scheduler or gates.volcano_scheduler):
-        raise GroveError(
-            "operator configuration: the KAI/Volcano scheduler integrations are not reproduced"
+        raise NotReproducedError(
+            "the KAI/Volcano scheduler integrations of the operator configuration", ""
         )
 
 

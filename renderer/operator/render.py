@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 
+#: The controller's stage prefixes of a render refusal (the DGD controller's words).
+GROVE_STAGE = "failed to reconcile Grove workloads: failed to generate the Grove GangSet: "
+DCD_STAGE = "failed to generate the DynamoComponentsDeployments: "
+WORKER_HASH_STAGE = "compute worker hash: "
+
 
 class OperatorRenderError(ValueError):
     """The pinned operator refuses to render this DGD (its message, with the stage prefix)."""
@@ -143,7 +148,7 @@ def render_operator(
         try:
             worker_hash = compute_dgd_workers_spec_hash(dgd)
         except (WorkerHashError, DCDGenerationError) as err:
-            raise OperatorRenderError(f"compute worker hash: {err}") from None
+            raise OperatorRenderError(WORKER_HASH_STAGE + str(err)) from None
 
     resolution: dict[str, CheckpointResolution] = {}
     infos: dict[str, JSON] = {}
@@ -175,11 +180,15 @@ def render_operator(
     pcs: JSON | None = None
     pcs_error: str | None = None
     grove = provider == c.WORKLOAD_PROVIDER_GROVE
-    try:
-        from renderer.operator.graph_grove import generate_grove_pod_clique_set
+    from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
 
+    try:
         if grove or only != TARGET_DCD:
             pcs = generate_grove_pod_clique_set(dgd, config, worker_hash, checkpoint_info=infos)
+    except GroveError as err:
+        if grove:  # the created object: the controller's refusal, with its stage
+            raise OperatorRenderError(GROVE_STAGE + str(err), resolution) from None
+        pcs_error = GROVE_STAGE + str(err)  # the path the operator does not take
     except ValueError as err:
         if grove:
             raise  # the created object: its refusal (or what is not reproduced) stands
@@ -201,11 +210,9 @@ def render_operator(
             apply_checkpoint_startup_policy(dcd, infos.get(name))
         dcds = printed_dcds(generated)
     except DCDGenerationError as err:
-        dcds_error = str(err)
+        dcds_error = DCD_STAGE + str(err)
         if not grove:
-            raise OperatorRenderError(
-                f"failed to generate the DynamoComponentsDeployments: {err}", resolution
-            ) from None
+            raise OperatorRenderError(DCD_STAGE + str(err), resolution) from None
     return OperatorResult(
         pcs=pcs,
         dcds=dcds,

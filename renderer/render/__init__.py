@@ -313,12 +313,12 @@ def worker_hash(admitted: JSON) -> str:
     when the operator cannot compute it."""
     from renderer.operator.graph_dcd import DCDGenerationError
     from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-    from renderer.operator.render import OperatorRenderError
+    from renderer.operator.render import WORKER_HASH_STAGE, OperatorRenderError
 
     try:
         return compute_dgd_workers_spec_hash(admitted)
     except (WorkerHashError, DCDGenerationError) as err:
-        raise OperatorRenderError(f"failed to compute the worker hash: {err}") from None
+        raise OperatorRenderError(WORKER_HASH_STAGE + str(err)) from None
 
 
 def _chosen_objects(dgd: SourceObject, result: Any, chosen: str) -> list[JSON]:
@@ -360,13 +360,13 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
     (components whose names differ only in case), so refuse rather than render both."""
     from renderer.render.locate import component_path
 
-    def fail(what: str, name: str, component: str) -> InputError:
+    def fail(what: str, name: str, component: str, consequence: str) -> InputError:
         path = component_path(dgd, component) or ("metadata", "name")
         mark = dgd.mark(path)
         return InputError(
             f"component {component!r}: the operator would create two {what} named {name!r}"
-            " (component names that differ only in case, or one shaped like another's role);"
-            " rename one",
+            " (component names that differ only in case, or one shaped like another's role)"
+            f" and {consequence}; rename one",
             dgd.file,
             mark.line,
             mark.column,
@@ -378,14 +378,21 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
         name = str(meta.get("name", ""))
         component = str((meta.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
         if name in seen:
-            raise fail(f"{obj.get('kind')}s", name, component)
+            raise fail(
+                f"{obj.get('kind')}s", name, component, "the second would overwrite the first"
+            )
         seen.add(name)
         seen_cliques: set[str] = set()
         for clique in (obj.get("spec") or {}).get("template", {}).get("cliques") or []:
             clique_name = str(clique.get("name", ""))
             owner = str((clique.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
             if clique_name in seen_cliques:
-                raise fail("Grove cliques", clique_name, owner)
+                raise fail(
+                    "Grove cliques",
+                    clique_name,
+                    owner,
+                    "Grove's PodCliqueSet webhook refuses duplicate clique names",
+                )
             seen_cliques.add(clique_name)
 
 

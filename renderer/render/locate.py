@@ -83,9 +83,10 @@ def not_reproduced(dgd: SourceObject, exc: Any) -> InputError:
 
 
 def render_refusal(dgd: SourceObject, message: str) -> InputError:
-    """The operator refuses to render: its message, at the component it names if any."""
+    """The operator refuses to render: its exact message (with the controller's stage
+    prefix, as for an admission refusal), at the component it names if any."""
     for match in _COMPONENT.finditer(message):
         path = component_path(dgd, match.group(1))
         if path is not None:
-            return _error(dgd, path, f"the operator refuses to render this DGD: {message}")
-    return _error(dgd, ("metadata", "name"), f"the operator refuses to render this DGD: {message}")
+            return _error(dgd, path, message)
+    return _error(dgd, ("metadata", "name"), message)

@@ -59,7 +59,9 @@ def check_label_values(obj: object, path: str = "") -> None:
                         raise UnsafeNameError(
                             f"label {label} = {text!r} ({len(text)} characters) is not a valid "
                             f"Kubernetes label value (at most {MAX_LABEL_VALUE} characters, "
-                            "alphanumeric at both ends); shorten the DGD or component name"
+                            "alphanumeric at both ends): the API server would refuse the"
+                            " object, though the operator renders it; shorten the DGD or"
+                            " component name"
                         )
             else:
                 check_label_values(value, where)

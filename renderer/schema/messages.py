@@ -59,7 +59,9 @@ def describe(validator: str, expected: Any, instance: Any, schema: dict[str, Any
         return f"must be {_expected_types(expected)}, not {type_name(instance)}"
     if validator == "enum":
         choices = ", ".join(excerpt(v) for v in expected)
-        return f"must be one of {choices}; got {excerpt(instance)}"
+        # Stricter than the operator, which renders any value: the enum is the CRD's, the
+        # API server's rule.
+        return f"must be one of {choices}; got {excerpt(instance)} (the API server refuses others)"
     if validator == "const":
         return f"must be {excerpt(expected)}; got {excerpt(instance)}"
     if validator == "pattern":

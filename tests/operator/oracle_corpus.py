@@ -133,19 +133,36 @@ class OracleCase:
 
         Exists: the controller found the object or creates it (it always has one after
         reconcile); Hash: the resolved checkpoint ID; GPUMemoryService and ArtifactVersion:
-        from the input DynamoCheckpoint, as checkpointInfoFromObject reads them.
+        from the input DynamoCheckpoint, as checkpointInfoFromObject reads them, the GMS
+        settings overlaid with the component's (OverlayClients, the port's function: the
+        oracle's report does not print them; the CLI tests check the result end to end).
         """
         report = self.checkpoint_resolution()
         if report is None:
             return None
+        from renderer.operator.gms import overlay_clients
+
         loaded = {o["metadata"]["name"]: o for o in self.input_checkpoints()}
+        components = {
+            c.get("name"): c
+            for c in (self.admitted_dgd().get("spec") or {}).get("components") or []
+        }
         infos: dict[str, JSON] = {}
         for name, entry in (report.get("components") or {}).items():
             found = loaded.get(entry.get("checkpointName", ""), {})
             annotations = found.get("metadata", {}).get("annotations") or {}
+            service_gms = (components.get(name, {}).get("experimental") or {}).get(
+                "gpuMemoryService"
+            )
             infos[name] = {
-                # checkpointInfoFromObject: the input DynamoCheckpoint's GMS spec and version.
-                "GPUMemoryService": (found.get("spec") or {}).get("gpuMemoryService"),
+                # checkpointInfoFromObject: the input DynamoCheckpoint's GMS spec and version,
+                # then the controller's OverlayClients with the component's GMS settings.
+                "GPUMemoryService": overlay_clients(
+                    (found.get("spec") or {}).get("gpuMemoryService"),
+                    entry.get("checkpointName", ""),
+                    True,
+                    service_gms,
+                ),
                 "ArtifactVersion": annotations.get("nvidia.com/snapshot-artifact-version", ""),
                 "Enabled": True,
                 "Exists": True,

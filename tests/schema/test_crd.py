@@ -83,7 +83,11 @@ def test_cel_rules_and_other_extensions_are_dropped(widget_schemas: dict[Any, An
         ({"port": 1.5}, "$.spec.port: must be an integer or a string, not a number"),
         ({"memory": "12Xi"}, '$.spec.memory: "12Xi" does not match ^[0-9]+(Mi|Gi)?$'),
         ({"note": 3}, "$.spec.note: must be a string or null, not an integer"),
-        ({"mode": "Medium"}, '$.spec.mode: must be one of "Fast", "Slow", null; got "Medium"'),
+        (
+            {"mode": "Medium"},
+            '$.spec.mode: must be one of "Fast", "Slow", null; got "Medium"'
+            " (the API server refuses others)",
+        ),
         ({"ratio": 0}, "$.spec.ratio: must be greater than 0; got 0"),
         ({"tags": ["a", "a"]}, "$.spec.tags: items must be unique"),
         ({"labels": {"x": 1}}, "$.spec.labels.x: must be a string, not an integer"),

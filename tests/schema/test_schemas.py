@@ -198,10 +198,13 @@ def test_broken_object_is_rejected_at_the_stated_path_and_line(path: Path) -> No
 def test_messages_name_the_rule_and_show_the_value() -> None:
     obj = load_paths([str(TESTS / "schema-broken" / "dcd-checkpoint-mode-lowercase.yaml")])[0]
     [violation] = validate(obj)
-    assert violation.message == 'must be one of "Auto", "Manual"; got "auto"'
+    assert (
+        violation.message
+        == 'must be one of "Auto", "Manual"; got "auto" (the API server refuses others)'
+    )
     assert str(violation).endswith(
         "dcd-checkpoint-mode-lowercase.yaml:10:13: $.spec.experimental.checkpoint.mode:"
-        ' must be one of "Auto", "Manual"; got "auto"'
+        ' must be one of "Auto", "Manual"; got "auto" (the API server refuses others)'
     )
 
 
@@ -374,7 +377,8 @@ def test_render_refuses_an_input_that_breaks_its_schema(
     assert not out.exists()
     assert re.fullmatch(
         rf"dynamo-render: error: {re.escape(str(broken))}:\d+:\d+: \$\.spec\.backendFramework:"
-        r' must be one of "sglang", "vllm", "trtllm"; got "pytorch" \(schema dgd-v1beta1\.json\)\n',
+        r' must be one of "sglang", "vllm", "trtllm"; got "pytorch"'
+        r" \(the API server refuses others\) \(schema dgd-v1beta1\.json\)\n",
         captured.err,
     ), captured.err
 

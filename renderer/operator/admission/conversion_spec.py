@@ -35,6 +35,25 @@ _REQUIREMENTS = struct_type(CORE + "ResourceRequirements")
 _GMS_MODE = {"intraPod": "IntraPod", "interPod": "InterPod"}
 
 
+def gms_mode_from_v1beta1(mode: str) -> str:
+    """gmsModeFromV1beta1: the v1alpha1 spelling of a v1beta1 GMS mode (others kept)."""
+    return {hub: alpha for alpha, hub in _GMS_MODE.items()}.get(mode, mode)
+
+
+def convert_to_gpu_memory_service_spec(src: dict[str, Any]) -> dict[str, Any]:
+    """ConvertToGPUMemoryServiceSpec: a v1beta1 GMS spec as the (enabled) v1alpha1 one."""
+    dst: dict[str, Any] = {"enabled": True}
+    _set(dst, "mode", gms_mode_from_v1beta1(src.get("mode") or "") or None)
+    _set(dst, "deviceClassName", src.get("deviceClassName") or None)
+    _set(dst, "extraClientContainers", list(src.get("extraClientContainers") or []) or None)
+    pods = [
+        {"name": p.get("name", ""), "podTemplate": deep_copy(p.get("podTemplate") or {})}
+        for p in src.get("extraClientPods") or []
+    ]
+    _set(dst, "extraClientPods", pods or None)
+    return dst
+
+
 def _set(d: dict[str, Any], key: str, value: Any) -> None:
     """Assign a sparse field: a Go zero (None) leaves the key out."""
     if value is None:
@@ -225,7 +244,7 @@ def _build_pod_template_to_hub(
     dst["podTemplate"] = pod
 
 
-def _has_pod_template_content(src: dict[str, Any], pod_template_origin: bool) -> bool:
+def has_pod_template_content(src: dict[str, Any], pod_template_origin: bool) -> bool:
     return (
         pod_template_origin
         or "resources" in src
@@ -252,7 +271,7 @@ def build_shared_pod_template_from_alpha(
     src: dict[str, Any], path: PathTuple = (), pod_template_origin: bool = False
 ) -> dict[str, Any] | None:
     """buildSharedPodTemplateFromAlpha(src, podTemplateOrigin, false): the podTemplate."""
-    if not _has_pod_template_content(src, pod_template_origin):
+    if not has_pod_template_content(src, pod_template_origin):
         return None
     pod: dict[str, Any] = {}
     meta = src.get("extraPodMetadata")

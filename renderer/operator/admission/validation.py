@@ -110,6 +110,7 @@ def validate(
             raise ValueError("a v1alpha1 request needs its v1alpha1 document (alpha_source)")
         alpha = alpha_source
     else:
+        _check_compatibility_view(admitted_dgd)
         alpha = alpha_view_from_hub(admitted_dgd)
     errs += validate_dgd_v1alpha1(
         v, alpha, str(metadata.get("name") or ""), str(metadata.get("namespace") or "")
@@ -125,6 +126,23 @@ def validate(
             warnings=tuple(v.warnings),
         )
     return v.warnings
+
+
+def _check_compatibility_view(admitted_dgd: dict[str, Any]) -> None:
+    """alphaDynamoGraphDeploymentForValidation's ConvertFrom error for two components of
+    one name (a v1alpha1 services map holds one): it stops the webhook before its field
+    errors are reported."""
+    seen: set[str] = set()
+    for i, component in enumerate((admitted_dgd.get("spec") or {}).get("components") or []):
+        name = str(component.get("name") or "")
+        if name in seen:
+            raise AdmissionError(
+                WEBHOOK_PREFIX + "cannot validate preserved v1alpha1 DynamoGraphDeployment"
+                " fields: failed to reconstruct compatibility view: duplicate component name"
+                f" {go_quote(name)} in spec.components",
+                ("spec", "components", i, "name"),
+            )
+        seen.add(name)
 
 
 def check_controller_preflight(

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.operator.admission import validation_helpers as h
+from renderer.operator.admission.conversion_spec import gms_mode_from_v1beta1
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.fielderrors import (
     FieldError,
@@ -57,10 +58,6 @@ def invalid_vllm_backend(annotations: dict[str, Any] | None) -> str | None:
     return None if value.lower() in ("mp", "ray") else value
 
 
-def _alpha_gms_mode(mode: str) -> str:
-    return {"IntraPod": "intraPod", "InterPod": "interPod"}.get(mode, mode)
-
-
 def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
     """The parts of ``ConvertFrom(dgd)`` the v1alpha1 rules read, for a v1beta1 request."""
     services: dict[str, Any] = {}
@@ -84,13 +81,13 @@ def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
             gms = exp["gpuMemoryService"]
             service["gpuMemoryService"] = {
                 "enabled": True,
-                "mode": _alpha_gms_mode(gms.get("mode") or ""),
+                "mode": gms_mode_from_v1beta1(gms.get("mode") or ""),
             }
         if exp.get("failover") is not None:
             failover = exp["failover"]
             service["failover"] = {
                 "enabled": True,
-                "mode": _alpha_gms_mode(failover.get("mode") or ""),
+                "mode": gms_mode_from_v1beta1(failover.get("mode") or ""),
                 "numShadows": failover.get("numShadows") or 0,
             }
         others = [c for c in h.containers(component) if c.get("name") != h.MAIN_CONTAINER_NAME]
