@@ -38,8 +38,8 @@ from oracle_corpus import NAMESPACE, OracleCase, diff_paths, load_yaml_documents
 from test_admission_conversion_differential import ORACLE
 
 from renderer.cli import main
-from renderer.operator.admission.validation_shared import CHECKPOINT_INTER_POD_MESSAGE
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
+from renderer.operator.admission.validation_shared import CHECKPOINT_INTER_POD_MESSAGE
 from renderer.source import load_bytes
 
 pytestmark = [
@@ -94,8 +94,12 @@ def _render(
 ) -> tuple[int, str, str]:
     capsys.readouterr()
     code = main(
-        ["--no-config", "render", str(work / "dgd.yaml")]
-        + ["--dgd-uid", UID, "--target", target, *extra]
+        [
+            "--no-config",
+            "render",
+            str(work / "dgd.yaml"),
+            *("--dgd-uid", UID, "--target", target, *extra),
+        ]
     )
     captured = capsys.readouterr()
     return code, captured.out, captured.err
@@ -186,7 +190,6 @@ def test_worker_spec_edit_with_the_old_snapshot_equals_the_oracle(
     text = (BOUND / "input-dgd.yaml").read_text(encoding="utf-8")
     edited = text.replace('--max-model-len, "8192"]', '--max-model-len, "16384"]')
     assert edited != text
-    dgd = yaml.safe_load(edited)
     snapshot = yaml.safe_load((BOUND / "checkpoint.yaml").read_text(encoding="utf-8"))
     uid = next(r["uid"] for r in snapshot["metadata"]["ownerReferences"] if r.get("controller"))
     (tmp_path / "dgd.yaml").write_text(edited, encoding="utf-8")
@@ -195,8 +198,10 @@ def test_worker_spec_edit_with_the_old_snapshot_equals_the_oracle(
     )
     out = tmp_path / "oracle"
     done = subprocess.run(
-        [str(ORACLE), "render", "dgd.yaml", "--namespace", NAMESPACE, "--out", str(out)]
-        + ["--checkpoint", "old.yaml", "--dgd-uid", uid],
+        [
+            *(str(ORACLE), "render", "dgd.yaml", "--namespace", NAMESPACE, "--out", str(out)),
+            *("--checkpoint", "old.yaml", "--dgd-uid", uid),
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -210,8 +215,10 @@ def test_worker_spec_edit_with_the_old_snapshot_equals_the_oracle(
     # without --dgd-uid: the uid comes from the old snapshot's ownerReference
     capsys.readouterr()
     code = main(
-        ["--no-config", "render", str(tmp_path / "dgd.yaml"), "--target", target]
-        + ["--checkpoint", str(tmp_path / "old.yaml")]
+        [
+            *("--no-config", "render", str(tmp_path / "dgd.yaml"), "--target", target),
+            *("--checkpoint", str(tmp_path / "old.yaml")),
+        ]
     )
     captured = capsys.readouterr()
     assert code == 0, captured.err
