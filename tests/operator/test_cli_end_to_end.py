@@ -8,8 +8,8 @@ binding annotations (the one thing render adds on top of the operator) are remov
 those annotations must be exactly where the binding design puts them. A checkpoint
 the oracle resolved but was not given (not captured yet) renders unbound, with a
 warning. Operator settings the oracle was run with (`--operator-version`) come from a
-`.dynamo-render.yaml` `operator:` section. Refused cases must be refused (exit 2) with the operator's message.
-Expected values are the oracle's files, never this tool's output.
+`.dynamo-render.yaml` `operator:` section. Refused cases must be refused (exit 2) with
+the operator's message. Expected values are the oracle's files, never this tool's output.
 """
 
 from __future__ import annotations
