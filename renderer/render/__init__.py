@@ -331,10 +331,15 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
             " renderer (the binding on a checkpointed component's DCD and engine cliques, the"
             " binding map on the PodCliqueSet); the value in the DGD is dropped"
         )
+    names = {
+        name: r.snapshot.name
+        for name, r in resolution.components.items()
+        if r.binding is not None and r.snapshot is not None
+    }
     if chosen == TARGET_GROVE:
-        place_on_pcs(objects[0], bindings)
+        place_on_pcs(objects[0], bindings, names)
     else:
-        place_on_dcds(objects, bindings)
+        place_on_dcds(objects, bindings, names)
     _check_labels(dgd, objects)
     _check_unique_names(dgd, objects)
     _check_restore_candidates(dgd, objects, set(resolution.components))
