@@ -392,6 +392,12 @@ def _automatic_lookup(
                 f" operator expects {expected} ({identity}) and refuses it",
                 key=False,
             )
+        for other in labelled:
+            if other.source is not found.source:
+                res.outdated.append(other)
+                res.warnings.append(
+                    _outdated(other, lookup, wanted, res.dgd_uid, dgd_name, captured=True)
+                )
         return found
     for other in labelled:
         res.outdated.append(other)
@@ -415,7 +421,15 @@ def _automatic_lookup(
     return None
 
 
-def _outdated(other: Checkpoint, lookup: _Lookup, wanted: str, dgd_uid: str, dgd_name: str) -> str:
+def _outdated(  # noqa: PLR0917 - the lookup and what it found
+    other: Checkpoint,
+    lookup: _Lookup,
+    wanted: str,
+    dgd_uid: str,
+    dgd_name: str,
+    *,
+    captured: bool = False,
+) -> str:
     """The warning for a committed snapshot of the component that the operator no longer
     reads (state 3 of a checkpoint's life)."""
     owner = _owner_uid([other], lookup.namespace, dgd_name)
@@ -428,6 +442,12 @@ def _outdated(other: Checkpoint, lookup: _Lookup, wanted: str, dgd_uid: str, dgd
         why = f"it was captured for the DGD of uid {owner}, not {dgd_uid} (the DGD was recreated)"
     else:
         why = f"its name is not {wanted}"
+    if captured:
+        return (
+            f"{_where(other.source)}: component {lookup.component!r}: snapshot {other.name} is"
+            f" outdated: {why}; the operator restores from checkpoint {wanted}, whose snapshot"
+            " is given: remove this one"
+        )
     return (
         f"{_where(other.source)}: component {lookup.component!r}: snapshot {other.name} is"
         f" outdated: {why}; the operator never reads it and restores from checkpoint {wanted}"
