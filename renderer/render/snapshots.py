@@ -421,7 +421,7 @@ def _automatic_lookup(
     return None
 
 
-def _outdated(  # noqa: PLR0917 - the lookup and what it found
+def _outdated(
     other: Checkpoint,
     lookup: _Lookup,
     wanted: str,
