@@ -71,7 +71,7 @@ class Day:
         """`dynamo-render render` (every entry of the config); its stderr. Never exit 2."""
         done = _run([sys.executable, "-m", "renderer", "render"], self.root, _tool_env(self.env))
         assert done.returncode == 0, done.stderr
-        return done.stderr
+        return str(done.stderr)
 
     def commit(self, step: str, *, expected: dict[str, str]) -> str:
         """Stage everything and commit; compare the hooks' verdicts (Passed, Failed, or
@@ -94,7 +94,7 @@ class Day:
             assert forced.returncode == 0, forced.stdout + forced.stderr
         if done.returncode == 0 and not should_pass:
             self.mismatches.append(f"{step}: the commit passed, expected it to fail:\n{output}")
-        return output
+        return str(output)
 
 
 def _warnings(stderr: str) -> list[str]:

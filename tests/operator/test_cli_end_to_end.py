@@ -195,8 +195,8 @@ def _check_binding_values(case: OracleCase, objects: list[JSON]) -> None:
     assert values
     assert set(values) == {want}
     # the name kept on an already-shaped bound clique is the snapshot's
-    for obj in objects:
-        for clique in (obj.get("spec") or {}).get("template", {}).get("cliques") or []:
+    for rendered in objects:
+        for clique in (rendered.get("spec") or {}).get("template", {}).get("cliques") or []:
             annotations = clique.get("annotations") or {}
             if CHECKPOINT_ID_LABEL in (clique.get("labels") or {}) and BINDING_KEY in annotations:
                 assert annotations[CHECKPOINT_NAME_KEY] == obj_name(obj_snapshot(case))
