@@ -77,6 +77,21 @@ def test_day_zero_renders_everything_but_the_name_in_a_real_process(work: Path) 
     assert BINDING_KEY not in proc.stdout
 
 
+def test_day_zero_grove_leaves_out_only_the_name(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The PodCliqueSet without a uid is the one rendered with it, but for the name."""
+    code, unnamed, err = _run(capsys, "render", "dgd.yaml", "--target", "grove")
+    assert code == 0, err
+    code, named, err = _run(
+        capsys, "render", "dgd.yaml", "--target", "grove", "--dgd-uid", EXAMPLE_UID
+    )
+    assert code == 0, err
+    line = f"          {CHECKPOINT_NAME_KEY}: {_checkpoint()}\n"
+    assert named.count(line) == 1
+    assert named.replace(line, "") == unnamed
+
+
 @pytest.mark.parametrize("target", ["dcd", "grove"])
 def test_day_one_names_the_checkpoint_and_the_command_that_saves_it(
     work: Path, target: str, capsys: pytest.CaptureFixture[str]
