@@ -12,6 +12,7 @@ not given on the command line.
     render:
       - dgd: deploy/llama.dgd.yaml   # a file of one or more DGDs, or a folder of them
         namespace: dynamo-prod       # for DGDs without metadata.namespace (kubectl apply -n)
+        dgdUID: 0b7c8f52-3c1d-4f8e-9a51-2d6f1b3e4c77  # the live DGD's uid, once applied
         checkpoints: [snapshots/llama-decode.yaml]
         target: dcd          # or grove; omitted: the default rule
         output: rendered/llama
@@ -69,7 +70,7 @@ _TOP_KEYS = (
     "maxDocuments",
     "operator",
 )
-_JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
+_JOB_KEYS = ("dgd", "namespace", "dgdUID", "checkpoints", "target", "output")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format")
 
 
@@ -85,6 +86,7 @@ class RenderJob(NamedTuple):
     # `# Source:` line of its output, so it does not depend on the working directory
     source: str = ""
     namespace: str | None = None  # for DGDs without metadata.namespace
+    dgd_uid: str | None = None  # the live DGD's metadata.uid (automatic checkpoint names)
 
 
 class LintConfig(NamedTuple):
@@ -244,6 +246,18 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
             check_namespace(namespace, reader.dotted(where))
         except UsageError as exc:
             raise reader.fail(where, str(exc)) from None
+    uid = entry.get("dgdUID")
+    if uid is not None:
+        from renderer.errors import UsageError
+        from renderer.render.uid import check_dgd_uid
+
+        where = (*path, "dgdUID")
+        if not isinstance(uid, str):
+            raise reader.fail(where, f"{reader.dotted(where)} must be a string (quote it)")
+        try:
+            check_dgd_uid(uid, reader.dotted(where))
+        except UsageError as exc:
+            raise reader.fail(where, str(exc)) from None
     return RenderJob(
         dgd=reader.path_value(entry["dgd"], (*path, "dgd")),
         checkpoints=reader.paths(entry.get("checkpoints", []), (*path, "checkpoints")),
@@ -252,6 +266,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         where=reader.obj.where(path, key=False),
         source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
         namespace=namespace,
+        dgd_uid=uid,
     )
 
 

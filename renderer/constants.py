@@ -29,6 +29,7 @@ TARGET_DCD: Final = "dcd"
 TARGET_GROVE: Final = "grove"
 TARGETS: Final[tuple[Target, ...]] = (TARGET_DCD, TARGET_GROVE)
 NAMESPACE_OPTION: Final = "-n/--namespace"  # how messages name the command line's namespace
+DGD_UID_OPTION: Final = "--dgd-uid"  # how messages name the command line's DGD uid
 
 # spec.gpuMemoryService.mode of a component, as the operator spells it after defaulting.
 GmsMode = Literal["intraPod", "interPod"]

@@ -25,6 +25,7 @@ import click
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
 from renderer.constants import (
     DEFAULT_MAX_BYTES,
+    DGD_UID_OPTION,
     EXIT_FINDINGS,
     EXIT_OK,
     NAMESPACE_OPTION,
@@ -44,8 +45,9 @@ if TYPE_CHECKING:
 class RenderArgs(RenderRequest):
     """The library request plus what to do with its output."""
 
-    _fields = (*RenderRequest._fields, "check")
+    _fields = (*RenderRequest._fields, "check", "require_bound")
     check: bool  # with output_dir: write nothing, list what would change, exit 1
+    require_bound: bool  # exit 1, printing and writing nothing, when a component is unbound
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -61,7 +63,10 @@ class RenderArgs(RenderRequest):
         namespace_option: str = NAMESPACE_OPTION,
         operator: OperatorConfig | None = None,
         write_roots: Sequence[str] = (),
+        dgd_uid: str | None = None,
+        dgd_uid_option: str = DGD_UID_OPTION,
         check: bool = False,
+        require_bound: bool = False,
     ) -> None:
         super().__init__(
             dgd_file,
@@ -76,8 +81,11 @@ class RenderArgs(RenderRequest):
             namespace_option,
             operator,
             write_roots,
+            dgd_uid,
+            dgd_uid_option,
         )
         self._set("check", check)
+        self._set("require_bound", require_bound)
 
 
 class ConfiguredArgs(FrozenRecord):
@@ -93,6 +101,7 @@ class ConfiguredArgs(FrozenRecord):
         "crds",
         "operator",
         "workers",
+        "require_bound",
     )
     entries: tuple[RenderJob, ...]
     root: str  # the repository root: every entry's output folder stays inside it
@@ -102,6 +111,7 @@ class ConfiguredArgs(FrozenRecord):
     crds: tuple[str, ...]
     operator: OperatorConfig | None  # the config's `operator:` section
     workers: int | None  # -j: processes for the entries (None: the CPUs available)
+    require_bound: bool
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -113,6 +123,7 @@ class ConfiguredArgs(FrozenRecord):
         crds: tuple[str, ...] = (),
         operator: OperatorConfig | None = None,
         workers: int | None = None,
+        require_bound: bool = False,
     ) -> None:
         _set = self._set
         _set("entries", entries)
@@ -123,31 +134,35 @@ class ConfiguredArgs(FrozenRecord):
         _set("crds", crds)
         _set("operator", operator)
         _set("workers", workers)
+        _set("require_bound", require_bound)
 
 
 class Outcome(Record):
     """What the command does: print `stdout`, warn on stderr, write `files`, exit."""
 
-    _fields = ("exit_code", "stdout", "warnings", "files", "removals")
+    _fields = ("exit_code", "stdout", "warnings", "files", "removals", "unbound")
     exit_code: int
     stdout: str
     warnings: list[str]
     files: list[tuple[str, bytes]]  # (path, content), changed only
     removals: list[str]  # owned files no object renders to now
+    unbound: list[str]  # --require-bound: the components that fail the gate
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         exit_code: int,
         stdout: str = "",
         warnings: list[str] | None = None,
         files: list[tuple[str, bytes]] | None = None,
         removals: list[str] | None = None,
+        unbound: list[str] | None = None,
     ) -> None:
         self.exit_code = exit_code
         self.stdout = stdout
         self.warnings = [] if warnings is None else warnings
         self.files = [] if files is None else files
         self.removals = [] if removals is None else removals
+        self.unbound = [] if unbound is None else unbound
 
 
 def plan(args: RenderArgs) -> Outcome:
@@ -166,16 +181,25 @@ def _refuse_check_without_output(args: RenderArgs) -> None:
 
 def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
     """The render's output as the command gives it: the stream, or with -o the files to
-    write (with --check, their listing instead, and exit 1 when there are any)."""
+    write (with --check, their listing instead, and exit 1 when there are any). With
+    --require-bound, an unbound component is exit 1 with nothing printed or written (the
+    --check listing aside): a release gate must not hand on what it refuses."""
+    unbound = result.unbound if args.require_bound else []
+    if result.output is not None and args.check:
+        output = result.output
+        listing = "".join(f"would write {one_line(path)}\n" for path, _ in output.writes)
+        listing += "".join(f"would remove {one_line(path)}\n" for path in output.removals)
+        failed = output.changed or bool(unbound)
+        return Outcome(
+            EXIT_FINDINGS if failed else EXIT_OK, listing, result.warnings, [], [], unbound
+        )
+    if unbound:
+        return Outcome(EXIT_FINDINGS, "", result.warnings, unbound=unbound)
     if result.output is None:
         from renderer.yamlout import dump_stream
 
         return Outcome(EXIT_OK, dump_stream(result.documents), result.warnings)
     output = result.output
-    if args.check:
-        listing = "".join(f"would write {one_line(path)}\n" for path, _ in output.writes)
-        listing += "".join(f"would remove {one_line(path)}\n" for path in output.removals)
-        return Outcome(EXIT_FINDINGS if output.changed else EXIT_OK, listing, result.warnings)
     return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals)
 
 
@@ -209,6 +233,12 @@ def apply(
     """Perform an outcome's side effects: warnings, files, stdout (None: the process's)."""
     for warning in outcome.warnings:
         click.echo(f"dynamo-render: warning: {one_line(warning)}", file=err, err=True)
+    for line in outcome.unbound:
+        click.echo(
+            f"dynamo-render: --require-bound: {one_line(line)}: its workloads carry no binding",
+            file=err,
+            err=True,
+        )
     if output_dir is not None:
         write_outcome(outcome, output_dir, out)
     if outcome.stdout:
@@ -248,6 +278,9 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
             operator=shared.operator,
             # the config may come from a pull request: its output folders stay in its root
             write_roots=(shared.root,),
+            dgd_uid=job.dgd_uid,
+            dgd_uid_option=f"dgdUID: of the entry at {job.where}",
+            require_bound=shared.require_bound,
         )
         for job in shared.entries
     ]
@@ -255,10 +288,16 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
     outcomes = [_printed(args, result) for args, result in zip(runs, results, strict=True)]
     for args, outcome in zip(runs, outcomes, strict=True):
         apply(outcome, args.output_dir, out, err)
-    if shared.check and any(outcome.exit_code for outcome in outcomes):
+    if shared.check and any(_stale(outcome) for outcome in outcomes):
         click.echo(f"dynamo-render: rendered files are out of date; {UPDATE_HINT}", file=err)
+    if any(outcome.exit_code for outcome in outcomes):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _stale(outcome: Outcome) -> bool:
+    """A --check outcome that lists a file to write or remove."""
+    return bool(outcome.stdout)
 
 
 EPILOG = """\
@@ -288,8 +327,21 @@ Examples:
   # every `render:` entry of .dynamo-render.yaml (the pre-commit hook and CI run this)
   dynamo-render render --check
 
-Exit codes: 0 rendered (or --check: up to date); 1 --check: files would change; 2 usage or
-input error (nothing is printed or written).
+Checkpoints not captured yet (docs/admission.md): a checkpointed component whose checkpoint
+is not among the snapshots is rendered as the operator renders it before the capture
+(no binding), with a warning naming the checkpoint and the kubectl command that saves it;
+a snapshot captured for an older worker spec is a warning that it is outdated.
+
+\b
+  # day 1: the DGD is applied, its checkpoint not captured yet
+  dynamo-render render deploy/llama.dgd.yaml --dgd-uid "$uid" -o rendered
+\b
+  # a release gate: every checkpointed component bound
+  dynamo-render render --check --require-bound
+
+Exit codes: 0 rendered (or --check: up to date); 1 --check: files would change, or
+--require-bound: a component is unbound; 2 usage or input error (nothing is printed or
+written).
 """
 
 
@@ -333,6 +385,21 @@ input error (nothing is printed or written).
     help="With -o DIR, or without DGD_FILE: write nothing; list the files that would change"
     " and exit 1 if there are any.",
 )
+@click.option(
+    "--dgd-uid",
+    "dgd_uid",
+    metavar="UID",
+    default=None,
+    help="The live DGD's metadata.uid, which automatic checkpoint names need (kubectl get"
+    " dynamographdeployment NAME -n NS -o jsonpath='{.metadata.uid}'); DGD_FILE must hold one"
+    " DGD. Without it: a snapshot's ownerReference to the DGD.",
+)
+@click.option(
+    "--require-bound",
+    is_flag=True,
+    help="A release gate: exit 1, printing and writing nothing, when a checkpointed component"
+    " is not bound (its checkpoint not captured, or its snapshot not given).",
+)
 @trusted_key_option(
     "Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one."
 )
@@ -359,6 +426,8 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     target: Target | None,
     output_dir: str | None,
     check: bool,
+    dgd_uid: str | None,
+    require_bound: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
@@ -399,6 +468,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
                 ("-n", namespace),
                 ("--target", target),
                 ("-o", output_dir),
+                ("--dgd-uid", dgd_uid),
             )
             if value
         ]
@@ -412,9 +482,11 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             crds,
             workers=workers,
             operator=operator,
+            require_bound=require_bound,
         )
     else:
         from renderer.model.namespace import check_namespace
+        from renderer.render.uid import check_dgd_uid
 
         args = RenderArgs(
             dgd_file,
@@ -426,7 +498,9 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             crds,
             namespace=None if namespace is None else check_namespace(namespace),
             operator=operator,
+            dgd_uid=None if dgd_uid is None else check_dgd_uid(dgd_uid),
             check=check,
+            require_bound=require_bound,
         )
     code = execute(args, sys.stdout, sys.stderr)
     if code:

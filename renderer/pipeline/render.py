@@ -23,7 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from renderer.constants import DEFAULT_MAX_BYTES, DGD_KIND, NAMESPACE_OPTION, Target
+from renderer.constants import (
+    DEFAULT_MAX_BYTES,
+    DGD_KIND,
+    DGD_UID_OPTION,
+    NAMESPACE_OPTION,
+    Target,
+)
 from renderer.errors import UsageError
 from renderer.record import FrozenRecord
 
@@ -55,6 +61,8 @@ class RenderRequest(FrozenRecord):
         "namespace_option",
         "operator",
         "write_roots",
+        "dgd_uid",
+        "dgd_uid_option",
     )
     dgd_file: str  # a file of one or more DGDs, or a folder of such files
     checkpoints: Sequence[str]
@@ -69,6 +77,9 @@ class RenderRequest(FrozenRecord):
     operator: OperatorConfig | None  # the config's `operator:` section
     # output_dir must be inside one of these (symlinks resolved); empty: anywhere
     write_roots: Sequence[str]
+    # the live DGD's metadata.uid, which automatic checkpoint names need (one DGD only)
+    dgd_uid: str | None
+    dgd_uid_option: str  # how messages name where it came from
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -84,6 +95,8 @@ class RenderRequest(FrozenRecord):
         namespace_option: str = NAMESPACE_OPTION,
         operator: OperatorConfig | None = None,
         write_roots: Sequence[str] = (),
+        dgd_uid: str | None = None,
+        dgd_uid_option: str = DGD_UID_OPTION,
     ) -> None:
         _set = self._set
         _set("dgd_file", dgd_file)
@@ -98,6 +111,8 @@ class RenderRequest(FrozenRecord):
         _set("namespace_option", namespace_option)
         _set("operator", operator)
         _set("write_roots", write_roots)
+        _set("dgd_uid", dgd_uid)
+        _set("dgd_uid_option", dgd_uid_option)
 
 
 class OutputPlan(FrozenRecord):
@@ -129,21 +144,26 @@ class RenderOutcome(FrozenRecord):
     """The rendered documents in output order, the warnings, and with `output_dir` the
     plan of the folder."""
 
-    _fields = ("documents", "warnings", "output")
+    _fields = ("documents", "warnings", "output", "unbound")
     documents: list[Document]
     warnings: list[str]
     output: OutputPlan | None
+    # one line per checkpointed component rendered without a binding because its
+    # checkpoint is not captured or not committed (what --require-bound refuses)
+    unbound: list[str]
 
     def __init__(
         self,
         documents: list[Document],
         warnings: list[str] | None = None,
         output: OutputPlan | None = None,
+        unbound: list[str] | None = None,
     ) -> None:
         _set = self._set
         _set("documents", documents)
         _set("warnings", [] if warnings is None else warnings)
         _set("output", output)
+        _set("unbound", [] if unbound is None else unbound)
 
 
 def run_render(request: RenderRequest) -> RenderOutcome:
@@ -152,11 +172,13 @@ def run_render(request: RenderRequest) -> RenderOutcome:
         from renderer.writeroot import require_inside
 
         require_inside(request.output_dir, list(request.write_roots))
-    documents, warnings = render_documents(request)
+    rendered = render_all(request)
+    documents, warnings, unbound = rendered.documents, rendered.warnings, rendered.unbound
     if request.output_dir is None:
-        return RenderOutcome(documents, warnings)
+        return RenderOutcome(documents, warnings, None, unbound)
     source = request.source_name or request.dgd_file
-    return RenderOutcome(documents, warnings, plan_output(documents, request.output_dir, source))
+    plan = plan_output(documents, request.output_dir, source)
+    return RenderOutcome(documents, warnings, plan, unbound)
 
 
 def run_renders(requests: Sequence[RenderRequest], jobs: int | None) -> list[RenderOutcome]:
@@ -190,33 +212,84 @@ def _or_none(request: RenderRequest) -> RenderOutcome | None:
 def render_documents(request: RenderRequest) -> tuple[list[Document], list[str]]:
     """Load, check, render and trust-check every DGD: (source name, object) pairs and the
     warnings, each once, in order."""
+    rendered = render_all(request)
+    return rendered.documents, rendered.warnings
+
+
+def render_all(request: RenderRequest) -> RenderOutcome:
+    """`render_documents`, and the components rendered unbound (no folder planned)."""
     from renderer.render import render
     from renderer.schema import check_inputs, check_outputs, load_crd_schemas
 
     dgds, checkpoints = _load_inputs(request)
+    _refuse_shared_uid(request, dgds)
     schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes) if request.crds else None
     documents: list[Document] = []
     warnings: list[str] = []
+    unbound: list[str] = []
     used: set[int] = set()  # ids of the snapshots some component of some DGD restores from
     files: set[str] = set()
+    snapshot_dir = _snapshot_dir(request.checkpoints)
     for dgd in dgds:
         check_dgd(dgd, schemas)
         # A snapshot one DGD uses is not "unused" for the others: that warning is given
         # once, below, for the snapshots none of them uses.
         result = render(
-            dgd, checkpoints, target=request.target, config=request.operator, warn_unused=False
+            dgd,
+            checkpoints,
+            target=request.target,
+            config=request.operator,
+            warn_unused=False,
+            dgd_uid=request.dgd_uid,
+            dgd_uid_source=request.dgd_uid_option,
+            snapshot_dir=snapshot_dir,
         )
-        used.update(id(obj) for obj in result.checkpoints)
+        used.update(id(obj) for obj in (*result.checkpoints, *result.outdated))
         files.update(result.checkpoint_files)
         warnings.extend(result.warnings)
         source = _source_name(request, dgd)
         documents.extend((source, obj) for obj in result.objects)
+        unbound.extend(
+            f"DGD {p.namespace}/{dgd.name}, component {p.component!r}: "
+            + (
+                f"checkpoint {p.checkpoint} is not captured (or its snapshot not given)"
+                if p.checkpoint
+                else "its checkpoint cannot be named without the DGD uid"
+            )
+            for p in result.pending
+        )
     warnings.extend(_unused_snapshots(checkpoints, used, dgds))
     _check_trust(request, checkpoints, files)
     # Only the snapshot files render used count.
     check_inputs([c for c in checkpoints if c.file in files], schemas)
     check_outputs(documents, schemas)
-    return documents, list(dict.fromkeys(warnings))
+    return RenderOutcome(documents, list(dict.fromkeys(warnings)), None, unbound)
+
+
+def _refuse_shared_uid(request: RenderRequest, dgds: list[SourceObject]) -> None:
+    """A uid is one DGD's: given for a file of several, it would name every one's
+    checkpoints wrong but one."""
+    if request.dgd_uid and len(dgds) > 1:
+        listed = ", ".join(f"{d.namespace}/{d.name}" for d in dgds)
+        raise UsageError(
+            f"{request.dgd_uid_option} is one DGD's metadata.uid, but {request.dgd_file} holds"
+            f" {len(dgds)} DGDs ({listed}): render them one file at a time"
+        )
+
+
+def _snapshot_dir(paths: Sequence[str]) -> str | None:
+    """Where the capture advice saves a snapshot: the first snapshot folder given, else
+    the folder of the first snapshot file given (None: nothing given)."""
+    import os
+
+    for path in paths:
+        if path != "-" and os.path.isdir(path):  # noqa: PTH112 - a path string in
+            return path
+    for path in paths:
+        folder = os.path.dirname(path)  # noqa: PTH120
+        if path != "-" and folder:
+            return folder
+    return None
 
 
 def check_dgd(dgd: SourceObject, schemas: Schemas | None) -> None:

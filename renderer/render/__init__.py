@@ -38,6 +38,7 @@ from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
+    from renderer.render.snapshots import Lookups, Pending
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
 from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVIDER_GROVE
@@ -63,7 +64,16 @@ JSON = dict[str, Any]
 class RenderResult(Record):
     """The rendered objects in output order, and warnings for stderr."""
 
-    _fields = ("objects", "warnings", "target", "checkpoint_files", "worker_hash", "checkpoints")
+    _fields = (
+        "objects",
+        "warnings",
+        "target",
+        "checkpoint_files",
+        "worker_hash",
+        "checkpoints",
+        "pending",
+        "outdated",
+    )
     objects: list[JSON]
     warnings: list[str]
     target: str
@@ -72,6 +82,12 @@ class RenderResult(Record):
     worker_hash: str
     # The snapshot objects some component restores from, in component order.
     checkpoints: tuple[SourceObject, ...]
+    # The checkpointed components whose checkpoint is not among the snapshots: rendered as
+    # the operator renders them before the capture, without a binding.
+    pending: tuple[Pending, ...]
+    # The snapshots of a checkpointed component the operator no longer reads (a warning
+    # says so): not "unused".
+    outdated: tuple[SourceObject, ...]
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -81,6 +97,8 @@ class RenderResult(Record):
         checkpoint_files: tuple[str, ...] = (),
         worker_hash: str = "",
         checkpoints: tuple[SourceObject, ...] = (),
+        pending: tuple[Pending, ...] = (),
+        outdated: tuple[SourceObject, ...] = (),
     ) -> None:
         self.objects = objects
         self.warnings = [] if warnings is None else warnings
@@ -88,6 +106,8 @@ class RenderResult(Record):
         self.checkpoint_files = checkpoint_files
         self.worker_hash = worker_hash
         self.checkpoints = checkpoints
+        self.pending = pending
+        self.outdated = outdated
 
 
 def _namespace(dgd: SourceObject, namespace: str | None) -> str:
@@ -191,9 +211,16 @@ def render(
     namespace: str | None = None,
     config: OperatorConfig | None = None,
     warn_unused: bool = True,
+    dgd_uid: str | None = None,
+    dgd_uid_source: str = "--dgd-uid",
+    snapshot_dir: str | None = None,
 ) -> RenderResult:
     """Render `dgd` bound to the snapshots the operator resolves (see the module docstring).
-    `warn_unused=False`: no warning for a snapshot none of its components restores from."""
+    `warn_unused=False`: no warning for a snapshot none of its components restores from.
+    `dgd_uid`: the live DGD's uid (how messages name it: `dgd_uid_source`), which automatic
+    checkpoint names need; `snapshot_dir`: where the capture advice saves a snapshot."""
+    from renderer.render.snapshots import Lookups
+
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
     admission = admit(dgd, namespace=namespace, config=config)
@@ -206,6 +233,7 @@ def render(
         admission.config,
         list(admission.warnings),
         warn_unused,
+        Lookups(dgd_uid or None, dgd_uid_source, snapshot_dir),
     )
 
 
@@ -246,6 +274,7 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     cfg: OperatorConfig,
     warnings: list[str],
     warn_unused: bool,
+    lookups: Lookups,
 ) -> RenderResult:
     from renderer.operator.admission.errors import AdmissionError
     from renderer.operator.render import OperatorRenderError, render_operator, workload_provider
@@ -257,7 +286,15 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     try:
         admitted_hash = worker_hash(admitted)
         resolution = resolve_snapshots(
-            dgd, admitted, checkpoints, admitted_hash, namespace, warn_unused=warn_unused
+            dgd,
+            admitted,
+            checkpoints,
+            admitted_hash,
+            namespace,
+            lookups.dgd_uid,
+            warn_unused=warn_unused,
+            dgd_uid_source=lookups.dgd_uid_source,
+            snapshot_dir=lookups.snapshot_dir,
         )
         result = render_operator(
             admitted,
@@ -280,6 +317,9 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     objects = [_kubernetes_order(o) for o in _chosen_objects(dgd, result, chosen)]
     if resolution.renames:
         objects = [_renamed(obj, resolution.renames) for obj in objects]
+    if resolution.unnamed:
+        for obj in objects:
+            _drop_unnamed(obj, resolution.unnamed)
     bindings = {
         name: r.binding for name, r in resolution.components.items() if r.binding is not None
     }
@@ -291,10 +331,15 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
             " renderer (the binding on a checkpointed component's DCD and engine cliques, the"
             " binding map on the PodCliqueSet); the value in the DGD is dropped"
         )
+    names = {
+        name: r.snapshot.name
+        for name, r in resolution.components.items()
+        if r.binding is not None and r.snapshot is not None
+    }
     if chosen == TARGET_GROVE:
-        place_on_pcs(objects[0], bindings)
+        place_on_pcs(objects[0], bindings, names)
     else:
-        place_on_dcds(objects, bindings)
+        place_on_dcds(objects, bindings, names)
     _check_labels(dgd, objects)
     _check_unique_names(dgd, objects)
     _check_restore_candidates(dgd, objects, set(resolution.components))
@@ -305,6 +350,8 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
         resolution.files,
         result.worker_hash,
         tuple(r.snapshot.source for r in resolution.components.values() if r.snapshot),
+        tuple(resolution.pending),
+        tuple(cp.source for cp in resolution.outdated),
     )
 
 
@@ -353,6 +400,23 @@ def _renamed(node: Any, renames: dict[str, str]) -> Any:
             if old in node:
                 node = node.replace(old, new)
     return node
+
+
+def _drop_unnamed(node: Any, unnamed: set[str]) -> None:
+    """Remove, in place, every mapping entry whose string value holds one of `unnamed`: the
+    checkpoint name and ID the operator computes without the DGD uid are not the live
+    ones (state 0), so the restore-candidate name and the DCD's checkpointRef are left out
+    rather than rendered wrong."""
+    if isinstance(node, list):
+        for item in node:
+            _drop_unnamed(item, unnamed)
+    elif isinstance(node, dict):
+        for key in list(node):
+            value = node[key]
+            if isinstance(value, str) and any(u in value for u in unnamed):
+                del node[key]
+            else:
+                _drop_unnamed(value, unnamed)
 
 
 def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:

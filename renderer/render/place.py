@@ -9,6 +9,13 @@ creates:
   another component's) carry the binding, and `metadata.annotations` carries the map
   `nvidia.com/dynamo-checkpoint-bindings` (compact JSON, engine clique name -> binding).
 
+A bound template the operator has already shaped for a restore (WaitForCheckpoint: the
+`nvidia.com/snapshot-checkpoint-id` label, no restore-candidate annotation) also gets the
+checkpoint's `nvidia.com/dynamo-checkpoint-name`, which the pinned operator deletes when it
+shapes it: a binding-aware webhook reads the checkpoint by that name (several checkpoints
+may share one ID label), so without it the pod is denied (docs/admission.md section 1,
+our contract).
+
 Annotation maps are kept in key order, as Go writes a map.
 """
 
@@ -21,6 +28,7 @@ from renderer.constants import DCD_KIND
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,
+    CHECKPOINT_ID_LABEL,
     CHECKPOINT_NAME_KEY,
     COMPONENT_LABEL,
     COMPONENT_TYPE_LABEL,
@@ -114,11 +122,23 @@ def _annotations_at(obj: JSON, path: tuple[str, ...]) -> JSON:
     return node if isinstance(node, dict) else {}
 
 
-def place_on_dcds(dcds: list[JSON], bindings: dict[str, str]) -> None:
-    """Both copies on every DCD whose component is bound (by its component label)."""
+def _keep_name(holder: JSON, labels: Any, name: str | None) -> None:
+    """The checkpoint name on a bound, already-shaped template (see the module docstring)."""
+    annotations = holder.get("annotations") or {}
+    shaped = isinstance(labels, dict) and CHECKPOINT_ID_LABEL in labels
+    if name and shaped and RESTORE_CANDIDATE_KEY not in annotations:
+        _annotate(holder, CHECKPOINT_NAME_KEY, name)
+
+
+def place_on_dcds(
+    dcds: list[JSON], bindings: dict[str, str], names: dict[str, str] | None = None
+) -> None:
+    """Both copies on every DCD whose component is bound (by its component label);
+    `names`: the checkpoint each bound component restores from."""
     for dcd in dcds:
         labels = (dcd.get("metadata") or {}).get("labels") or {}
-        binding = bindings.get(str(labels.get(COMPONENT_LABEL, "")))
+        component = str(labels.get(COMPONENT_LABEL, ""))
+        binding = bindings.get(component)
         if binding is None:
             continue
         _annotate(_child(dcd, "metadata"), BINDING_KEY, binding)
@@ -127,20 +147,27 @@ def place_on_dcds(dcds: list[JSON], bindings: dict[str, str]) -> None:
         for key in parents:
             node = _child(node, key)
         _annotate(node, BINDING_KEY, binding)
+        _keep_name(node, node.get("labels"), (names or {}).get(component))
 
 
-def place_on_pcs(pcs: JSON, bindings: dict[str, str]) -> None:
-    """The binding on each bound component's engine cliques, and the PCS binding map."""
+def place_on_pcs(pcs: JSON, bindings: dict[str, str], names: dict[str, str] | None = None) -> None:
+    """The binding on each bound component's engine cliques, and the PCS binding map;
+    `names`: the checkpoint each bound component restores from."""
     by_lower = {name.lower(): binding for name, binding in bindings.items()}
+    names_by_lower = {name.lower(): value for name, value in (names or {}).items()}
     entries: dict[str, str] = {}
     for clique in (pcs.get("spec") or {}).get("template", {}).get("cliques") or []:
         labels = clique.get("labels") or {}
         owner = labels.get(COMPONENT_LABEL)
         component, is_gms = clique_component(str(clique.get("name", "")), labels)
-        binding = bindings.get(owner) if isinstance(owner, str) else by_lower.get(component)
+        if isinstance(owner, str):
+            binding, name = bindings.get(owner), (names or {}).get(owner)
+        else:
+            binding, name = by_lower.get(component), names_by_lower.get(component)
         if binding is None or is_gms:
             continue
         _annotate(clique, BINDING_KEY, binding)
+        _keep_name(clique, labels, name)
         entries[str(clique["name"])] = binding
     if entries:
         value = json.dumps(entries, sort_keys=True, separators=(",", ":"))

@@ -5,14 +5,19 @@ The pinned operator never reads a snapshot's labels to find it. Per component wi
 `experimental.checkpoint.enabled` it reads exactly one DynamoCheckpoint in the DGD's
 namespace: `checkpointRef` when set, else `checkpoint-<DGDCheckpointID(namespace, DGD name,
 DGD uid, component, worker hash)>`, and refuses a found object whose checkpoint ID is not
-that ID (renderer.operator.checkpoint_id). The DGD uid is the API server's: offline it comes
-from a snapshot's controller ownerReference to the DGD.
+that ID (renderer.operator.checkpoint_id). The DGD uid is the API server's: offline it is
+given (`--dgd-uid`, a config entry's `dgdUID:`), else the DGD's `metadata.uid`, else a
+snapshot's controller ownerReference to the DGD.
 
-So a snapshot whose labels name the component but that is not the one the operator reads
-(captured before the worker spec changed: another worker hash, so another name) makes
-render fail closed, naming the checkpoint the operator looks for and why this one is not
-it. Without a uid the name cannot be computed: the labelled snapshot is used, with a
-warning that the check could not run.
+The life of an automatic checkpoint (docs/admission.md section 3) is followed, never
+blocked: when the checkpoint the operator reads is not among the snapshots, the operator
+creates it and renders the component before the capture (restore-candidate metadata, no
+binding); so does render, with one warning naming the checkpoint and the `kubectl get` that
+saves it (`Pending`). A snapshot whose labels name the component but that is not the one
+the operator reads (captured before the worker spec changed: another worker hash, so
+another name) is a warning that it is outdated. Without any uid the checkpoint cannot be
+named: the labelled snapshot is used, with a warning that the check could not run, or,
+with none, the component is rendered without the name (state 0).
 
 Only automatic checkpoints of worker-class components are bound; a manual checkpoint (one
 without the automatic marker `nvidia.com/dynamo-auto-checkpoint: "true"`, the operator's
@@ -46,10 +51,36 @@ class Resolved(NamedTuple):
     binding: str | None  # None: not bound (manual checkpoint, or not worker-class)
 
 
+class Pending(NamedTuple):
+    """A checkpointed component whose checkpoint is not among the snapshots (not captured
+    yet, or not committed): rendered as the operator renders it before the capture."""
+
+    component: str
+    checkpoint: str  # the DynamoCheckpoint the operator reads ("": needs the DGD uid)
+    namespace: str
+
+
+class Lookups(NamedTuple):
+    """What names automatic checkpoints beyond the DGD and its snapshots."""
+
+    dgd_uid: str | None = None  # the live DGD's uid (None: metadata.uid, an ownerReference)
+    dgd_uid_source: str = "--dgd-uid"  # how messages name where it came from
+    snapshot_dir: str | None = None  # where the capture advice saves a snapshot
+
+
 class Resolution(Record):
     """What render hands the operator, and how to read its output back."""
 
-    _fields = ("operator_inputs", "dgd_uid", "components", "warnings", "renames")
+    _fields = (
+        "operator_inputs",
+        "dgd_uid",
+        "components",
+        "warnings",
+        "renames",
+        "pending",
+        "unnamed",
+        "outdated",
+    )
     operator_inputs: list[JSON]  # the DynamoCheckpoint objects the operator may read
     dgd_uid: str
     components: dict[str, Resolved]
@@ -57,20 +88,32 @@ class Resolution(Record):
     # (name, ID) the operator is given -> (name, ID) of the snapshot, for a snapshot used
     # without the uid check (see `_unverified`)
     renames: dict[str, str]
+    pending: list[Pending]  # in component order
+    # the names and IDs the operator computes with no DGD uid (state 0): not the live
+    # ones, so the rendered objects leave out every value that holds one
+    unnamed: set[str]
+    # snapshots of a checkpointed component the operator no longer reads (warned about)
+    outdated: list[Checkpoint]
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         operator_inputs: list[JSON],
         dgd_uid: str,
         components: dict[str, Resolved] | None = None,
         warnings: list[str] | None = None,
         renames: dict[str, str] | None = None,
+        pending: list[Pending] | None = None,
+        unnamed: set[str] | None = None,
+        outdated: list[Checkpoint] | None = None,
     ) -> None:
         self.operator_inputs = operator_inputs
         self.dgd_uid = dgd_uid
         self.components = {} if components is None else components
         self.warnings = [] if warnings is None else warnings
         self.renames = {} if renames is None else renames
+        self.pending = [] if pending is None else pending
+        self.unnamed = set() if unnamed is None else unnamed
+        self.outdated = [] if outdated is None else outdated
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -164,10 +207,14 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
     dgd_uid: str | None = None,
     *,
     warn_unused: bool = True,
+    dgd_uid_source: str = "--dgd-uid",
+    snapshot_dir: str | None = None,
 ) -> Resolution:
     """Resolve every checkpoint-enabled component of the admitted DGD (see the docstring).
     `warn_unused=False` leaves out the warning for a snapshot no component restores from
-    (a caller rendering several DGDs gives it once, for the snapshots none of them uses)."""
+    (a caller rendering several DGDs gives it once, for the snapshots none of them uses).
+    `dgd_uid`: the live DGD's uid, given as `dgd_uid_source` says; `snapshot_dir`: where
+    the advice saves a snapshot to capture (None: the working directory)."""
     # The binding package first: its checkpoint model imports its helpers.
     import renderer.binding  # noqa: F401
     from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint
@@ -183,8 +230,11 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                 "not a DynamoCheckpoint"
             )
     dgd_name = str((admitted.get("metadata") or {}).get("name", ""))
-    uid = dgd_uid or str((admitted.get("metadata") or {}).get("uid") or "")
-    uid_from = "metadata.uid" if uid else ""
+    uid = dgd_uid or ""
+    uid_from = dgd_uid_source if uid else ""
+    if not uid:
+        uid = str((admitted.get("metadata") or {}).get("uid") or "")
+        uid_from = "metadata.uid" if uid else ""
     if not uid:
         uid = _owner_uid(checkpoints, namespace, dgd_name)
         uid_from = "a snapshot's controller ownerReference" if uid else ""
@@ -212,7 +262,11 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
             bound = _bind(name, found, res.warnings) if worker and _automatic(found) else None
         else:
             found = _automatic_lookup(
-                dgd, res, checkpoints, objects, name, worker, worker_hash, namespace, uid_from
+                dgd,
+                res,
+                checkpoints,
+                objects,
+                _Lookup(name, worker, worker_hash, namespace, uid_from, snapshot_dir),
             )
             bound = _bind(name, found, res.warnings) if worker and found is not None else None
         if found is not None:
@@ -224,6 +278,7 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                     " Ready checkpoint)"
                 )
         res.components[name] = Resolved(name, found, bound)
+    used.update(id(cp) for cp in res.outdated)
     for cp in checkpoints if warn_unused else ():
         if id(cp) not in used:
             res.warnings.append(
@@ -275,16 +330,23 @@ def _labelled(
     ]
 
 
-def _automatic_lookup(  # noqa: PLR0917
+class _Lookup(NamedTuple):
+    """One automatic checkpoint to find, and what the messages about it need."""
+
+    component: str
+    worker: bool
+    worker_hash: str
+    namespace: str
+    uid_from: str
+    snapshot_dir: str | None
+
+
+def _automatic_lookup(
     dgd: SourceObject,
     res: Resolution,
     checkpoints: Sequence[Checkpoint],
     objects: Sequence[SourceObject],
-    name: str,
-    worker: bool,
-    worker_hash: str,
-    namespace: str,
-    uid_from: str,
+    lookup: _Lookup,
 ) -> Checkpoint | None:
     from renderer.operator.checkpoint_id import (
         checkpoint_id_of,
@@ -292,16 +354,25 @@ def _automatic_lookup(  # noqa: PLR0917
         dgd_checkpoint_id,
     )
 
+    name, worker, worker_hash, namespace = (
+        lookup.component,
+        lookup.worker,
+        lookup.worker_hash,
+        lookup.namespace,
+    )
     dgd_name = str(dgd.data.get("metadata", {}).get("name", "")) or dgd.name
     hash_for_id = worker_hash if worker else ""
     labelled = _labelled(checkpoints, namespace, dgd_name, name)
     if not res.dgd_uid:
-        return _unverified(dgd, res, labelled, objects, name, worker, hash_for_id, namespace)
+        if labelled:
+            return _unverified(dgd, res, labelled, name, hash_for_id, namespace)
+        _unnamed(dgd, res, name, hash_for_id, namespace)
+        return None
     expected = dgd_checkpoint_id(namespace, dgd_name, res.dgd_uid, name, hash_for_id)
     wanted = checkpoint_name(expected)
     identity = (
         f"DGDCheckpointID of namespace {namespace!r}, DGD {dgd_name!r}, uid {res.dgd_uid}"
-        f" (from {uid_from}), component {name!r}"
+        f" (from {lookup.uid_from}), component {name!r}"
         + (f", worker hash {worker_hash}" if hash_for_id else "")
     )
     found = _by_name(checkpoints, namespace, wanted, name)
@@ -321,32 +392,88 @@ def _automatic_lookup(  # noqa: PLR0917
                 f" operator expects {expected} ({identity}) and refuses it",
                 key=False,
             )
+        for other in labelled:
+            if other.source is not found.source:
+                res.outdated.append(other)
+                res.warnings.append(
+                    _outdated(other, lookup, wanted, res.dgd_uid, dgd_name, captured=True)
+                )
         return found
-    if labelled:
-        other = labelled[0]
-        if hash_for_id and other.worker_hash and other.worker_hash != worker_hash:
-            why = (
-                f"it was captured for worker hash {other.worker_hash}, and the DGD's worker"
-                f" spec has changed since (its worker hash is now {worker_hash})"
-            )
-        else:
-            why = f"its name is not {wanted}"
-        raise _error_at(
-            other.source,
-            ("metadata", "name"),
-            f"component {name!r}: the operator restores from checkpoint {wanted} ({identity})"
-            f" and never reads snapshot {other.name}, whose labels name this component: {why};"
-            " capture the component again, or name the snapshot with checkpointRef",
-            key=False,
+    for other in labelled:
+        res.outdated.append(other)
+        res.warnings.append(_outdated(other, lookup, wanted, res.dgd_uid, dgd_name))
+    save = (
+        f"{lookup.snapshot_dir.rstrip('/')}/{wanted}.yaml"
+        if lookup.snapshot_dir
+        else (f"{wanted}.yaml")
+    )
+    res.pending.append(Pending(name, wanted, namespace))
+    res.warnings.append(
+        f"{dgd.where(checkpoint_path(dgd, name))}: component {name!r}: checkpoint"
+        f" {namespace}/{wanted} (DGD uid {res.dgd_uid} from {lookup.uid_from}"
+        + (f", worker hash {worker_hash}" if hash_for_id else "")
+        + ") is not captured yet: the operator creates it and runs its capture job, and the"
+        " component is rendered as the operator renders it until then (no binding); once it"
+        " is Ready, save it with"
+        f" `kubectl get dynamocheckpoint {wanted} -n {namespace} -o yaml > {save}` and render"
+        " again"
+    )
+    return None
+
+
+def _outdated(
+    other: Checkpoint,
+    lookup: _Lookup,
+    wanted: str,
+    dgd_uid: str,
+    dgd_name: str,
+    *,
+    captured: bool = False,
+) -> str:
+    """The warning for a committed snapshot of the component that the operator no longer
+    reads (state 3 of a checkpoint's life)."""
+    owner = _owner_uid([other], lookup.namespace, dgd_name)
+    if lookup.worker and other.worker_hash and other.worker_hash != lookup.worker_hash:
+        why = (
+            f"it was captured for worker hash {other.worker_hash}, and the DGD's worker spec"
+            f" has changed since (its worker hash is now {lookup.worker_hash})"
         )
-    if not worker:
-        return None  # not bound: the operator creates it, nothing to stamp
-    raise _error_at(
-        dgd,
-        checkpoint_path(dgd, name),
-        f"component {name!r}: no captured checkpoint found: the operator restores from"
-        f" checkpoint {wanted} ({identity}; {_files(objects)}); pass its snapshot with"
-        " --checkpoint",
+    elif owner and owner != dgd_uid:
+        why = f"it was captured for the DGD of uid {owner}, not {dgd_uid} (the DGD was recreated)"
+    else:
+        why = f"its name is not {wanted}"
+    if captured:
+        return (
+            f"{_where(other.source)}: component {lookup.component!r}: snapshot {other.name} is"
+            f" outdated: {why}; the operator restores from checkpoint {wanted}, whose snapshot"
+            " is given: remove this one"
+        )
+    return (
+        f"{_where(other.source)}: component {lookup.component!r}: snapshot {other.name} is"
+        f" outdated: {why}; the operator never reads it and restores from checkpoint {wanted}"
+        " once that is captured (naming the old snapshot with checkpointRef would restore a"
+        " process captured from another spec); remove it once the new one is saved"
+    )
+
+
+def _unnamed(
+    dgd: SourceObject, res: Resolution, name: str, hash_for_id: str, namespace: str
+) -> None:
+    """No DGD uid and no snapshot (state 0): what the operator renders before the capture,
+    without the checkpoint name, which needs the uid the API server assigns."""
+    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+
+    placeholder_id = dgd_checkpoint_id(namespace, dgd.name, "", name, hash_for_id)
+    res.unnamed.update((placeholder_id, checkpoint_name(placeholder_id)))
+    res.pending.append(Pending(name, "", namespace))
+    res.warnings.append(
+        f"{dgd.where(checkpoint_path(dgd, name))}: component {name!r}: its checkpoint cannot"
+        " be named yet: checkpoint-<DGDCheckpointID> needs the DGD's uid, which the API server"
+        " assigns when the DGD is applied (and no snapshot names it); rendered as the operator"
+        " renders it before the capture, without nvidia.com/dynamo-checkpoint-name and the"
+        " DCD's checkpointRef; once applied, give the uid with --dgd-uid (or dgdUID: in the"
+        f" config entry): `kubectl get dynamographdeployment {dgd.name} -n {namespace} -o"
+        " jsonpath='{.metadata.uid}'`"
     )
 
 
@@ -354,9 +481,7 @@ def _unverified(  # noqa: PLR0917
     dgd: SourceObject,
     res: Resolution,
     labelled: list[Checkpoint],
-    objects: Sequence[SourceObject],
     name: str,
-    worker: bool,
     hash_for_id: str,
     namespace: str,
 ) -> Checkpoint | None:
@@ -373,16 +498,6 @@ def _unverified(  # noqa: PLR0917
         f"labels dynamo-graph-deployment-name={dgd_name!r}, dynamo-component={name!r} in"
         f" namespace {namespace!r}"
     )
-    if not labelled:
-        if not worker:
-            return None
-        raise _error_at(
-            dgd,
-            checkpoint_path(dgd, name),
-            f"component {name!r}: no captured checkpoint found ({search}; {_files(objects)});"
-            " pass its snapshot with --checkpoint (the operator reads checkpoint-<ID>, whose ID"
-            " needs the DGD uid: give the snapshot with its ownerReferences)",
-        )
     if len(labelled) > 1:
         listed = "; ".join(f"{c.name} at {_where(c.source)}" for c in labelled)
         raise _error_at(
@@ -395,8 +510,9 @@ def _unverified(  # noqa: PLR0917
     res.warnings.append(
         f"{_where(found.source)}: component {name!r}: could not check that the operator"
         f" restores from checkpoint {found.name}: its name is checkpoint-<DGDCheckpointID>,"
-        " which needs the DGD uid, and no snapshot has a controller ownerReference to the DGD"
-        " (kubectl get -o yaml keeps it); found by its labels instead"
+        " which needs the DGD uid, and none was given (--dgd-uid, dgdUID: in the config"
+        " entry) nor found (no snapshot has a controller ownerReference to the DGD: kubectl"
+        " get -o yaml keeps it); found by its labels instead"
     )
     placeholder_id = dgd_checkpoint_id(namespace, dgd_name, "", name, hash_for_id)
     placeholder = checkpoint_name(placeholder_id)

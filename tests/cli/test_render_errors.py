@@ -23,8 +23,6 @@ from syrupy.assertion import SnapshotAssertion
 from renderer.cli import main
 
 SINGLE = v1beta1_dgd(FRONTEND_BETA + decode_beta())
-# Found by the operator's automatic name, which needs the DGD uid from a snapshot.
-AUTOMATIC = v1beta1_dgd(FRONTEND_BETA + decode_beta(ref=""))
 
 
 def _write(tmp_path: Path, text: str, name: str = "dgd.yaml") -> str:
@@ -50,7 +48,6 @@ def _run(
 
 
 CASES: dict[str, tuple[str, list[tuple[Path, str]]]] = {
-    "no-snapshot": (AUTOMATIC, []),
     "checkpoint-ref-no-snapshot": (SINGLE, []),
     "two-candidates": (SINGLE, [(BASELINE, "a.yaml"), (BASELINE_TWIN, "b.yaml")]),
     "unbindable-missing-uid": (SINGLE, [(MISSING_UID, "a.yaml")]),
@@ -190,7 +187,7 @@ def test_unknown_target_is_a_usage_error(
 def test_real_process_error(tmp_path: Path) -> None:
     """The same failure through a real `python -m renderer` process."""
     dgd = tmp_path / "dgd.yaml"
-    dgd.write_text(AUTOMATIC)
+    dgd.write_text(SINGLE)
     proc = subprocess.run(
         [sys.executable, "-m", "renderer", "render", str(dgd)],
         capture_output=True,
@@ -202,5 +199,6 @@ def test_real_process_error(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith(f"dynamo-render: error: {dgd}:")
-    assert "component 'VllmDecodeWorker': no captured checkpoint found" in proc.stderr
+    assert "component 'VllmDecodeWorker': checkpointRef" in proc.stderr
+    assert "no DynamoCheckpoint of that name" in proc.stderr
     assert "Traceback" not in proc.stderr

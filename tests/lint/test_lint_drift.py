@@ -202,16 +202,24 @@ def test_another_api_version_is_drift_at_api_version(tmp_path: Path) -> None:
 
 def test_a_dgd_that_cannot_be_rendered_is_a_finding(tmp_path: Path) -> None:
     path = write(tmp_path, rendered("llama-disagg-v1beta1", "dcd"))
-    dgd = dgd_of("llama-disagg-v1beta1")
-    code, found = lint(str(path), "--dgd", dgd)  # no snapshot: render refuses
+    # a checkpointRef to a snapshot that is not given: the operator refuses to render
+    text = Path(dgd_of("llama-disagg-v1beta1")).read_text()
+    anchor = "          startupPolicy: Immediate\n"
+    assert anchor in text
+    dgd = str(
+        write(
+            tmp_path, text.replace(anchor, anchor + "          checkpointRef: gone\n"), "dgd.yaml"
+        )
+    )
+    code, found = lint(str(path), "--dgd", dgd)
     assert code == 1
     refused = [f for f in found if f["rule"] == "render-drift"]
     [finding] = refused
     assert finding["file"] == dgd
     assert "cannot render DGD dynamo-prod/llama-disagg to compare" in str(finding["message"])
-    assert "no captured checkpoint found" in str(finding["message"])
-    # at the component's checkpoint block
-    assert (finding["line"], finding["column"]) == position(Path(dgd).read_text(), "checkpoint:")
+    assert "no DynamoCheckpoint of that name" in str(finding["message"])
+    # at the component's checkpointRef
+    assert (finding["line"], finding["column"]) == position(Path(dgd).read_text(), "checkpointRef:")
 
 
 def test_no_dgd_no_drift_rule() -> None:

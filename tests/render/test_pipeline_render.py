@@ -92,13 +92,17 @@ def test_the_documents_are_what_the_command_prints(
 
 
 def test_warnings_are_returned_not_printed(capsys: pytest.CaptureFixture[str]) -> None:
-    baseline = str(BASELINE.relative_to(REPO))  # a snapshot of another DGD's decode worker
+    # a snapshot whose labels name the decode worker, captured for another worker spec
+    baseline = str(BASELINE.relative_to(REPO))
     outcome = run_render(RenderRequest(DGD, (SNAPSHOTS, baseline)))
     assert capsys.readouterr() == ("", "")
     line, column = _position(BASELINE.read_text(), "name:")
     assert outcome.warnings == [
-        f"{baseline}:{line}:{column}: checkpoint dynamo-prod/checkpoint-9f1e2d3c4b5a6978"
-        " matches no checkpoint-enabled component of DGD dynamo-prod/llama-disagg"
+        f"{baseline}:{line}:{column}: component 'VllmDecodeWorker': snapshot"
+        " checkpoint-9f1e2d3c4b5a6978 is outdated: it was captured for worker hash 5f8d2c1a9b,"
+        " and the DGD's worker spec has changed since (its worker hash is now b59eb498); the"
+        " operator restores from checkpoint checkpoint-46333b366341a5dbfd4f63b83b7b9fc1, whose"
+        " snapshot is given: remove this one"
     ]
     code, _, err = _cli(capsys, "render", DGD, "--checkpoint", SNAPSHOTS, "--checkpoint", baseline)
     assert code == 0

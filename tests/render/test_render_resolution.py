@@ -1,4 +1,5 @@
-"""render finds a snapshot as the operator does, and refuses one the operator would not read.
+"""render finds a snapshot as the operator does, and renders without one the operator would
+not read (a warning says which and why).
 
 Expected checkpoint names and IDs are the oracle's (tests/operator/goldens/bound/*/
 checkpoint-resolution.yaml: what the pinned operator resolves for the example DGD);
@@ -56,18 +57,28 @@ def test_snapshot_the_operator_resolves_is_bound(
     assert f"nvidia.com/dynamo-checkpoint-name: {_oracle_resolution()['name']}" in out
 
 
-def test_stale_snapshot_matched_by_labels_fails_closed(
+def test_stale_snapshot_matched_by_labels_is_outdated_and_the_component_pending(
     work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # state 3 of admission.md: the operator creates the checkpoint for the new worker
+    # hash and never reads the old one, so render renders that, and says both
     shutil.copy(BASELINE, work / "snaps" / "decode.yaml")
     code, out, err = _render(capsys, "--checkpoint", "snaps")
     want = _oracle_resolution()
-    assert code == 2
-    assert out == ""
-    assert err.startswith("dynamo-render: error: snaps/decode.yaml:")
-    assert want["name"] in err  # the checkpoint the operator looks for
-    assert "checkpoint-9f1e2d3c4b5a6978" in err  # the one given
-    assert "worker hash 5f8d2c1a9b" in err and f"now {want['hash']}" in err
+    assert code == 0, err
+    assert "nvidia.com/dynamo-checkpoint-binding" not in out
+    assert f"nvidia.com/dynamo-checkpoint-name: {want['name']}" in out
+    outdated, pending = (line for line in err.splitlines() if "warning:" in line)
+    assert outdated.startswith("dynamo-render: warning: snaps/decode.yaml:")
+    assert "snapshot checkpoint-9f1e2d3c4b5a6978 is outdated" in outdated
+    assert "worker hash 5f8d2c1a9b" in outdated and f"now {want['hash']}" in outdated
+    # the old advice pinned the old process: it is only given as a caveat now
+    assert "would restore a process captured from another spec" in outdated
+    assert "dgd.yaml:" in pending and "is not captured yet" in pending
+    assert (
+        f"`kubectl get dynamocheckpoint {want['name']} -n dynamo-prod -o yaml >"
+        f" snaps/{want['name']}.yaml`"
+    ) in pending
 
 
 def test_found_name_with_another_checkpoint_id_is_refused(
@@ -107,8 +118,13 @@ def test_no_snapshot_names_the_checkpoint_the_operator_looks_for(
     data["metadata"]["name"] = "checkpoint-unrelated"
     (work / "snaps" / "other.yaml").write_text(yaml.safe_dump(data))
     code, out, err = _render(capsys, "--checkpoint", "snaps")
-    assert (code, out) == (2, "")
+    # state 1: rendered before the capture, the checkpoint named with the uid of the
+    # given snapshot's ownerReference
+    assert code == 0, err
+    assert "nvidia.com/dynamo-checkpoint-binding" not in out
     assert "dgd.yaml:" in err and _oracle_resolution()["name"] in err
+    assert "is not captured yet" in err
+    assert "checkpoint-unrelated matches no checkpoint-enabled component" in err
 
 
 def test_manual_checkpoint_by_ref_is_not_bound(
