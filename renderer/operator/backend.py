@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Final, Protocol
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts
 
 JSON = dict[str, Any]
@@ -238,29 +239,3 @@ def backend_framework_for_generated_dcds(parent_dgd: JSON) -> str:
             )
         detected = framework
     return detected
-
-
-def go_quote(text: str) -> str:
-    """Go's ``%q`` of a string (strconv.Quote): printable runes kept, the rest escaped."""
-    out = ['"']
-    named = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t"}
-    for char in text:
-        code = ord(char)
-        if char in ('"', "\\"):
-            out.append("\\" + char)
-        elif char in named:
-            out.append(named[char])
-        elif char == "\v":
-            out.append(r"\v")
-        elif 0xD800 <= code <= 0xDFFF:
-            out.append(r"\ufffd")  # a lone surrogate is invalid UTF-8 to Go
-        elif char.isprintable() or char == " ":
-            out.append(char)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)

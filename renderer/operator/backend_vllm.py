@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.backend import (
     ROLE_LEADER,
@@ -243,7 +244,7 @@ def should_use_mp_backend(annotations: dict[str, str] | None) -> bool:
 
     override = (annotations or {}).get(consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND)
     if override is not None:
-        lowered = override.lower()
+        lowered = to_lower(override)
         if lowered == "mp":
             return True
         if lowered == "ray":

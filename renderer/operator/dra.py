@@ -14,6 +14,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.backend import BackendError
 
@@ -51,7 +52,7 @@ _SUFFIXES: Final = {
 
 def is_gpu_resource_name(name: str) -> bool:
     """isGPUResourceName: nvidia.com/gpu, gpu, */gpu, MIG shapes, gpu.* names."""
-    normalized = name.lower()
+    normalized = to_lower(name)
     return (
         normalized in (consts.KUBE_RESOURCE_GPU_NVIDIA, "gpu")
         or normalized.endswith("/gpu")
@@ -156,7 +157,7 @@ def resolve_gpu_count(namespace: str, pod_spec: JSON | None, resources: JSON | N
 
 def resource_claim_template_name(parent_name: str, component_name: str) -> str:
     """ResourceClaimTemplateName: ``<parent>-<component>-gpu``."""
-    return f"{parent_name}-{component_name.lower()}-gpu"
+    return f"{parent_name}-{to_lower(component_name)}-gpu"
 
 
 def apply_claim(pod_spec: JSON, claim_template_name: str) -> None:

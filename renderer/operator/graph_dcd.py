@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strings import to_lower as _go_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
 from renderer.operator.graph_env import is_worker_component, merge_envs
@@ -125,14 +126,6 @@ def get_dynamo_namespace(obj: JSON, service: JSON) -> str:
     return compute_dynamo_namespace(
         bool(service.get("globalDynamoNamespace")), meta.get("namespace", ""), meta.get("name", "")
     )
-
-
-def _go_lower(text: str) -> str:
-    """strings.ToLower: Unicode's simple (one-rune) lowercase mapping, rune by rune.
-
-    Python's str.lower applies the full mapping, which differs only for U+0130.
-    """
-    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
 
 
 def get_component_by_name(dgd: JSON, name: str) -> JSON | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
@@ -237,7 +238,7 @@ def generate_grove_pod_clique_set_for(
                 topology_domains,
             )
             template["cliques"].append(clique)
-            clique_names.append(role.name.lower())
+            clique_names.append(to_lower(role.name))
         inter_pod_gms = is_inter_pod_gms_enabled(component)
         apply_clique_startup_dependencies(
             gang_set, roles, backend_framework, number_of_nodes, inter_pod_gms
@@ -322,7 +323,7 @@ def build_grove_scaling_group_config(  # noqa: PLR0917 - Go parameter order
     is_inter_pod_gms: bool,
 ) -> JSON:
     """buildGroveScalingGroupConfig: one PodCliqueScalingGroupConfig for the component."""
-    pcsg: JSON = {"cliqueNames": list(clique_names), "name": component_name.lower()}
+    pcsg: JSON = {"cliqueNames": list(clique_names), "name": to_lower(component_name)}
     replicas = component.get("replicas")
     if should_gate_grove_scaling_group_replicas(checkpoint_info):
         replicas = 0
@@ -493,9 +494,9 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
         "minAvailable": min_available,
         "podSpec": pod_spec,
         "replicas": replicas,
-        "roleName": role.name.lower(),
+        "roleName": to_lower(role.name),
     }
-    clique: JSON = {"name": role.name.lower(), "spec": clique_spec}
+    clique: JSON = {"name": to_lower(role.name), "spec": clique_spec}
     if not pcsg:
         topology = to_grove_topology_constraint(
             component.get("topologyConstraint"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.graph_env import is_worker_component
 from renderer.operator.typed_json import NotReproducedError, unmarshal
@@ -79,7 +80,7 @@ def get_dynamo_namespace(dgd: JSON, component: JSON) -> str:
 
 def get_dcd_resource_name(dgd: JSON, component_name: str) -> str:
     """GetDCDResourceName with no worker suffix: ``<dgd name>-<lower component>``."""
-    return f"{metadata(dgd).get('name') or ''}-{component_name.lower()}"
+    return f"{metadata(dgd).get('name') or ''}-{to_lower(component_name)}"
 
 
 def has_epp_component(dgd: JSON) -> bool:

@@ -7,17 +7,13 @@ Functions raise ValueError with the operator's message where the Go ones return 
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from renderer.goruntime.strconv import quote as go_quote
 
 JSON = dict[str, Any]
 
 _DEFAULT_VLLM_CACHE_MOUNT_POINT = "/root/.cache/vllm"
-
-
-def go_quote(text: str) -> str:
-    """fmt's %q for the plain names these messages carry."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 def get_default_compilation_cache_mount_point(backend_framework: str) -> str:

@@ -75,3 +75,24 @@ def test_to_lower_is_not_python_lower() -> None:
 def test_invalid_utf8_is_the_replacement_rune_as_go_decoders_leave_it() -> None:
     assert strconv.quote("x\ud800") == '"x\ufffd"'
     assert strings.to_lower("X\udfff") == "x\ufffd"
+
+
+def test_is_space_agrees_with_go_on_every_rune() -> None:
+    space = set(_reference()["isSpace"])
+    wrong = [hex(code) for code in range(0x110000) if strings.is_space(chr(code)) != (code in space)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("text, expected", _reference()["trimSpace"])
+def test_trim_space_trims_what_go_trims(text: str, expected: str) -> None:
+    assert strings.trim_space(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", _reference()["fields"])
+def test_fields_splits_where_go_splits(text: str, expected: list[str]) -> None:
+    assert strings.fields(text) == expected
+
+
+def test_go_white_space_is_not_python_white_space() -> None:
+    assert strings.trim_space("\x1fv1\x1f") == "\x1fv1\x1f" != "\x1fv1\x1f".strip()
+    assert strings.fields("a\x1cb") == ["a\x1cb"] != "a\x1cb".split()

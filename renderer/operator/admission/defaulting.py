@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator.admission import provideroverride as po
 
@@ -34,7 +35,7 @@ def default_workload_provider(dgd: dict[str, Any], grove_enabled: bool) -> str:
     metadata = dgd.setdefault("metadata", {})
     annotations = metadata.get("annotations") or {}
     provider = WORKLOAD_PROVIDER_COMPONENT
-    if grove_enabled and str(annotations.get(ANNOTATION_ENABLE_GROVE, "")).lower() != "false":
+    if grove_enabled and to_lower(str(annotations.get(ANNOTATION_ENABLE_GROVE, ""))) != "false":
         provider = WORKLOAD_PROVIDER_GROVE
     annotations[ANNOTATION_WORKLOAD_PROVIDER] = provider
     metadata["annotations"] = annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator.admission import provideroverride as po
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
             "requires the Grove pathway, but Grove is disabled in the operator configuration",
         )
     value = str(annotations.get(ANNOTATION_ENABLE_GROVE, ""))
-    if value.lower() == "false":
+    if to_lower(value) == "false":
         from renderer.operator.admission.fielderrors import go_quote
 
         return False, (
@@ -131,13 +132,13 @@ def _role_names(name: str, component: dict[str, Any]) -> list[str]:
 
 def longest_pod_clique_name(name: str, component: dict[str, Any]) -> str:
     """dynamo.LongestPodCliqueNameForDGDComponent."""
-    lower = name.lower()
+    lower = to_lower(name)
     if not po.uses_pcsg(component):
         return lower
     longest = lower
     for role in _role_names(name, component):
-        if len(role.lower()) > len(longest):
-            longest = role.lower()
+        if len(to_lower(role)) > len(longest):
+            longest = to_lower(role)
     return longest
 
 
@@ -146,7 +147,7 @@ def pcs_name_for_dgd(dgd_name: str, components: list[dict[str, Any]]) -> str:
     budget_max = 0
     for component in components:
         name = _component_name(component)
-        lower = name.lower()
+        lower = to_lower(name)
         budget = len(lower)
         if po.uses_pcsg(component):
             budget += len(longest_pod_clique_name(name, component))
@@ -177,7 +178,7 @@ def component_resource_name_length(
     if pcs is None:
         pcs = pcs_name_for_dgd(dgd_name, components)
     name = _component_name(component)
-    length = len(pcs.encode()) + len(name.lower().encode())
+    length = len(pcs.encode()) + len(to_lower(name).encode())
     detail = "PCS name + component name"
     if po.uses_pcsg(component):
         longest = longest_pod_clique_name(name, component)
@@ -230,7 +231,7 @@ def quantity_string(value: Any) -> str:
 
 
 def _is_gpu_resource_name(name: str) -> bool:
-    lower = name.lower()
+    lower = to_lower(name)
     return (
         lower in ("nvidia.com/gpu", "gpu")
         or lower.endswith("/gpu")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.fielderrors import (
@@ -54,7 +55,7 @@ def invalid_vllm_backend(annotations: dict[str, Any] | None) -> str | None:
     if not annotations or ANNOTATION_VLLM_BACKEND not in annotations:
         return None
     value = str(annotations[ANNOTATION_VLLM_BACKEND])
-    return None if value.lower() in ("mp", "ray") else value
+    return None if to_lower(value) in ("mp", "ray") else value
 
 
 def _alpha_gms_mode(mode: str) -> str:
