@@ -3,7 +3,7 @@ scripts/go-reference).
 
 Go lowers rune by rune with Unicode's simple mapping; Python's str.lower applies the full
 mapping and context, which differ for U+0130 (Go: "i", Python: "i" + U+0307) and a final
-sigma (Go: "σ", Python: "ς"). Go's white space (unicode.IsSpace) is not Python's either:
+sigma (Go: U+03C3, Python: U+03C2). Go's white space (unicode.IsSpace) is not Python's either:
 str.strip and str.split also take U+001C..U+001F as space, Go does not.
 """
 

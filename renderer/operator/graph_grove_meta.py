@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.goruntime.strings import to_lower
+from renderer.goruntime.strings import to_lower, trim_space
 from renderer.operator import consts
 from renderer.operator.graph_env import is_worker_component
 from renderer.operator.typed_json import NotReproducedError, unmarshal
@@ -247,7 +247,7 @@ def _clear_restore_status_keys(annotations: dict[str, str]) -> None:
 
 def format_target_containers(names: list[str]) -> str:
     """FormatTargetContainers: trimmed, empty names dropped, comma-joined."""
-    return ",".join(n.strip() for n in names if n.strip())
+    return ",".join(trim_space(n) for n in names if trim_space(n))
 
 
 def apply_restore_pod_metadata_cleared(labels: dict[str, str], annotations: dict[str, str]) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.component_common import (
@@ -383,7 +384,7 @@ def _apply_intra_pod_gms(
         client = next((c for c in pod_spec["containers"] if c.get("name", "") == name), None)
         if client is None:
             raise PodSpecError(
-                f"gpuMemoryService extra client container {name!r} disappeared while"
+                f"gpuMemoryService extra client container {go_quote(name)} disappeared while"
                 " rendering the pod"
             )
         gms.ensure_client(pod_spec, client)
@@ -430,7 +431,7 @@ def merge_frontend_sidecar_defaults(
             merged: JSON = merge_override(base, deep_copy(user), "Container")
         except MergeError as exc:
             raise PodSpecError(
-                f"failed to merge frontend sidecar {sidecar_name!r}: {exc}"
+                f"failed to merge frontend sidecar {go_quote(sidecar_name)}: {exc}"
             ) from None
         merged["env"] = merge_envs(base_env, user.get("env"))
         add_standard_env_vars(merged, operator_config)
@@ -439,7 +440,9 @@ def merge_frontend_sidecar_defaults(
         )
         pod_spec["containers"][i] = merged
         return
-    raise PodSpecError(f"frontendSidecar {sidecar_name!r} does not match any podTemplate container")
+    raise PodSpecError(
+        f"frontendSidecar {go_quote(sidecar_name)} does not match any podTemplate container"
+    )
 
 
 def generate_pod_spec_for_component(  # noqa: PLR0917 - Go parameter order
