@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any, Final, Protocol
 
 from renderer.goruntime.strconv import quote as go_quote
-from renderer.operator import consts
+from renderer.operator.graph_env import is_worker_component
 
 JSON = dict[str, Any]
 
@@ -128,15 +128,6 @@ def parse_backend_framework(framework: str) -> str:
         return framework
     raise BackendError(
         f"unsupported backend framework: {framework} (valid values: vllm, sglang, trtllm)"
-    )
-
-
-def is_worker_component(component_type: str) -> bool:
-    """IsWorkerComponent: worker, prefill and decode components get a backend framework."""
-    return component_type in (
-        consts.COMPONENT_TYPE_WORKER,
-        consts.COMPONENT_TYPE_PREFILL,
-        consts.COMPONENT_TYPE_DECODE,
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from renderer.goruntime.strings import fields as go_fields
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.backend import (
@@ -37,7 +38,6 @@ from renderer.operator.graph_grove_roles import (
 from renderer.operator.utils import (
     container_command_line_has_arg,
     container_has_arg,
-    go_fields,
     has_arg,
     inject_flags_into_container_command,
     shell_quote_for_bash_c,

@@ -546,38 +546,10 @@ def resolve_dgd_checkpoints(
     return out
 
 
-def apply_restore_candidate_metadata(
-    labels: dict[str, str], annotations: dict[str, str], info: JSON | None
-) -> None:
-    """ApplyRestoreCandidateMetadata: clear the snapshot keys, then mark a restore candidate."""
-    for key in (CHECKPOINT_ID_LABEL, RESTORE_TARGET_LABEL, CHECKPOINT_SOURCE_LABEL):
-        labels.pop(key, None)
-    for key in (
-        ARTIFACT_VERSION_ANNOTATION,
-        STORAGE_TYPE_ANNOTATION,
-        STORAGE_BASE_PATH_ANNOTATION,
-        RESTORE_CANDIDATE_ANNOTATION,
-        CHECKPOINT_NAME_ANNOTATION,
-        STARTUP_POLICY_ANNOTATION,
-        TARGET_CONTAINERS_ANNOTATION,
-    ):
-        annotations.pop(key, None)
-    if (
-        not info
-        or not info.get("Enabled")
-        or not info.get("Exists")
-        or not info.get("CheckpointName")
-    ):
-        return
-    targets = info.get("RestoreTargetContainers") or ["main"]
-    annotations[RESTORE_CANDIDATE_ANNOTATION] = "true"
-    annotations[CHECKPOINT_NAME_ANNOTATION] = str(info["CheckpointName"])
-    annotations[STARTUP_POLICY_ANNOTATION] = str(info.get("StartupPolicy") or POLICY_IMMEDIATE)
-    annotations[TARGET_CONTAINERS_ANNOTATION] = ",".join(t.strip() for t in targets if t.strip())
-
-
 def apply_checkpoint_startup_policy(dcd: JSON, info: JSON | None) -> None:
     """applyCheckpointStartupPolicy: checkpointRef, the WaitForCheckpoint gate, restore metadata."""
+    from renderer.operator.graph_grove_meta import apply_restore_candidate_metadata
+
     if dcd is None or not info or not info.get("Enabled"):
         return
     spec = dcd.setdefault("spec", {})

@@ -14,6 +14,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.backend import BackendError
@@ -114,12 +115,13 @@ def extract_gpu_count_from_resource_requirements(resources: JSON | None) -> int:
 
 def _gpu_count_from_quantity(name: str, quantity: str | int | float) -> int:
     amount, text = quantity_fraction(quantity)
-    if amount.denominator != 1:
-        raise BackendError(f'GPU resource "{name}" quantity "{text}" must be a whole number')
-    value = int(amount)
-    if not -(2**63) <= value < 2**63:
-        raise BackendError(f"GPU resource {name!r} quantity {text!r} does not fit an int64")
-    return value
+    # Quantity.Value() rounds up and does not fit a value beyond int64, so CmpInt64 tells
+    # both a fraction and an overflow apart from the value: the same error.
+    if amount.denominator != 1 or not -(2**63) <= amount < 2**63:
+        raise BackendError(
+            f"GPU resource {go_quote(name)} quantity {go_quote(text)} must be a whole number"
+        )
+    return int(amount)
 
 
 def resolve_gpu_count(namespace: str, pod_spec: JSON | None, resources: JSON | None) -> int:

@@ -24,6 +24,7 @@ from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
+from renderer.operator.graph_dcd import get_dynamo_namespace
 from renderer.operator.graph_env import (
     apply_kv_transfer_policy_topology_annotations,
     is_worker_component,
@@ -37,7 +38,6 @@ from renderer.operator.graph_grove_meta import (
     apply_restore_candidate_metadata,
     generate_annotations,
     generate_labels,
-    get_dynamo_namespace,
     metadata,
 )
 from renderer.operator.graph_grove_roles import (

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.goruntime.strings import to_lower, trim_space
+from renderer.goruntime.strings import trim_space
 from renderer.operator import consts
+from renderer.operator.graph_dcd import get_dcd_resource_name, get_dynamo_namespace
 from renderer.operator.graph_env import is_worker_component
 from renderer.operator.typed_json import NotReproducedError, unmarshal
 from renderer.operator.v1beta1_helpers import (
-    compute_dynamo_namespace,
     get_pod_template_annotations,
     get_pod_template_labels,
+    has_epp_component,
 )
 from renderer.sha256 import sha256_hex
 
@@ -66,28 +67,6 @@ def metadata(obj: JSON) -> JSON:
     """``metadata`` of an object (empty dict when absent)."""
     meta = obj.get("metadata")
     return meta if isinstance(meta, dict) else {}
-
-
-def get_dynamo_namespace(dgd: JSON, component: JSON) -> str:
-    """GetDynamoNamespace for a component of the DGD."""
-    meta = metadata(dgd)
-    return compute_dynamo_namespace(
-        bool(component.get("globalDynamoNamespace")),
-        str(meta.get("namespace") or ""),
-        str(meta.get("name") or ""),
-    )
-
-
-def get_dcd_resource_name(dgd: JSON, component_name: str) -> str:
-    """GetDCDResourceName with no worker suffix: ``<dgd name>-<lower component>``."""
-    return f"{metadata(dgd).get('name') or ''}-{to_lower(component_name)}"
-
-
-def has_epp_component(dgd: JSON) -> bool:
-    """HasEPPComponent."""
-    from renderer.operator.v1beta1_helpers import has_component_type
-
-    return has_component_type(dgd, consts.COMPONENT_TYPE_EPP)
 
 
 def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, JSON, JSON] | None:
@@ -183,7 +162,7 @@ def _system_labels(
     component_name: str,
     alpha: tuple[str, JSON, JSON] | None,
 ) -> None:
-    labels[consts.KUBE_LABEL_DYNAMO_SELECTOR] = get_dcd_resource_name(dgd, component_name)
+    labels[consts.KUBE_LABEL_DYNAMO_SELECTOR] = get_dcd_resource_name(dgd, component_name, "")
     labels[consts.KUBE_LABEL_DYNAMO_GRAPH_DEPLOYMENT_NAME] = str(metadata(dgd).get("name") or "")
     labels[consts.KUBE_LABEL_DYNAMO_COMPONENT] = component_name
     component_type = str(component.get("type") or "")

@@ -19,7 +19,12 @@ from typing import Any, NamedTuple
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.graph_grove_meta import GroveError
-from renderer.operator.v1beta1_helpers import get_number_of_nodes, is_inter_pod_gms_enabled
+from renderer.operator.v1beta1_helpers import (
+    get_number_of_nodes,
+    is_grove_scaling_group_forced,
+    is_inter_pod_gms_enabled,
+    uses_pcsg,
+)
 
 JSON = dict[str, Any]
 
@@ -73,21 +78,6 @@ def _experimental(component: JSON) -> JSON:
 def _sub(spec: JSON, key: str) -> JSON | None:
     value = spec.get(key)
     return value if isinstance(value, dict) else None
-
-
-def is_grove_scaling_group_forced(component: JSON) -> bool:
-    """IsGroveScalingGroupForced: ``experimental.grove.forceScalingGroup``."""
-    grove = _sub(_experimental(component), "grove")
-    return grove is not None and bool(grove.get("forceScalingGroup"))
-
-
-def uses_pcsg(component: JSON) -> bool:
-    """UsesPCSG: multinode, inter-pod GMS or a forced scaling group."""
-    return (
-        get_number_of_nodes(component) > 1
-        or is_inter_pod_gms_enabled(component)
-        or is_grove_scaling_group_forced(component)
-    )
 
 
 def is_inter_pod_failover_enabled(component: JSON) -> bool:

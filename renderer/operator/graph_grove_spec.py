@@ -66,7 +66,7 @@ def grove_update_strategy_from_annotations(annotations: Mapping[str, str]) -> st
 
 
 def _go_q(text: str) -> str:
-    from renderer.operator.backend import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
 
     return go_quote(text)
 

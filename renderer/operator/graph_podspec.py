@@ -40,6 +40,7 @@ from renderer.operator.component_common import (
 )
 from renderer.operator.component_defaults import component_defaults_factory
 from renderer.operator.config import OperatorConfig
+from renderer.operator.failover import is_intra_pod_failover_enabled
 from renderer.operator.gomerge import MergeError, merge_override
 from renderer.operator.graph_env import (
     add_standard_env_vars,
@@ -63,7 +64,6 @@ from renderer.operator.v1beta1_helpers import (
     get_pod_template_annotations,
     get_pod_template_labels,
     is_inter_pod_gms_enabled,
-    is_intra_pod_failover_enabled,
 )
 
 JSON = dict[str, Any]

@@ -15,7 +15,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any, NamedTuple
 
-from renderer.operator.admission.fielderrors import go_quote as _q
+from renderer.goruntime.strconv import quote as _q
+from renderer.operator.v1beta1_helpers import (
+    is_inter_pod_gms_enabled,
+    is_multinode,
+    uses_pcsg,
+)
 
 SCOPE_ROOT = "root"
 SCOPE_COMPONENT = "component"
@@ -40,40 +45,6 @@ class ValueError_(NamedTuple):
     path: str
     detail: str
     ownership_violation: bool = False
-
-
-def get_number_of_nodes(component: dict[str, Any]) -> int:
-    """GetNumberOfNodes: multinode.nodeCount, 1 without multinode."""
-    multinode = component.get("multinode")
-    if multinode is not None:
-        return int(multinode.get("nodeCount") or 0)
-    return 1
-
-
-def is_multinode(component: dict[str, Any]) -> bool:
-    """IsMultinode."""
-    return get_number_of_nodes(component) > 1
-
-
-def is_inter_pod_gms_enabled(component: dict[str, Any]) -> bool:
-    """IsInterPodGMSEnabled: experimental.gpuMemoryService.mode == InterPod (literal)."""
-    gms = (component.get("experimental") or {}).get("gpuMemoryService")
-    return gms is not None and gms.get("mode") == "InterPod"
-
-
-def is_grove_scaling_group_forced(component: dict[str, Any]) -> bool:
-    """IsGroveScalingGroupForced."""
-    grove = (component.get("experimental") or {}).get("grove")
-    return grove is not None and bool(grove.get("forceScalingGroup"))
-
-
-def uses_pcsg(component: dict[str, Any]) -> bool:
-    """UsesPCSG: multinode, inter-pod GMS or a forced scaling group."""
-    return (
-        get_number_of_nodes(component) > 1
-        or is_inter_pod_gms_enabled(component)
-        or is_grove_scaling_group_forced(component)
-    )
 
 
 def expected_target(

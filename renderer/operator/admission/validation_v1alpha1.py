@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.errors import NotReproducedError
@@ -22,7 +23,6 @@ from renderer.operator.admission.fielderrors import (
     FieldError,
     Path,
     forbidden,
-    go_quote,
     invalid,
     new_path,
     required,
@@ -32,6 +32,7 @@ from renderer.operator.admission.validation_shared import (
     SharedValidation,
     image_rule,
 )
+from renderer.operator.v1beta1_helpers import compute_dynamo_namespace
 
 ANNOTATION_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
 ANNOTATION_DGD_SPEC = "nvidia.com/dgd-spec"
@@ -181,13 +182,6 @@ def has_compatibility_fields(alpha: dict[str, Any]) -> bool:
         ):
             return True
     return False
-
-
-def compute_dynamo_namespace(global_ns: bool, namespace: str, dgd_name: str) -> str:
-    """v1alpha1.ComputeDynamoNamespace."""
-    if global_ns:
-        return GLOBAL_DYNAMO_NAMESPACE
-    return f"{namespace}-{dgd_name.replace('.', '-')}"
 
 
 def validate_dgd_v1alpha1(
