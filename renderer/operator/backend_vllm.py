@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from renderer.goruntime.arith import wrap_int64 as _wrap_int64
 from renderer.goruntime.strings import fields as go_fields
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
@@ -385,10 +386,6 @@ def inject_data_parallel_launch_flags(  # noqa: PLR0917 - Go parameter order
         DATA_PARALLEL_RPC_PORT,
     ]
     inject_flags_into_container_command(container, " ".join(flags), needs_shell, "vllm")
-
-
-def _wrap_int64(value: int) -> int:
-    return (value + 2**63) % 2**64 - 2**63
 
 
 def _go_div(a: int, b: int) -> int:

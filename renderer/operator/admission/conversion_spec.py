@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator.admission.conversion_restore import container_is_empty
 from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
 from renderer.operator.admission.goreflect import (
@@ -453,18 +454,11 @@ def resources_need_preservation(r: dict[str, Any] | None) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _container_is_empty(c: dict[str, Any] | None) -> bool:
-    if c is None:
-        return True
-    rest = {k: v for k, v in c.items() if k != "name"}
-    return is_semantic_zero(rest, _CONTAINER)
-
-
 def extra_pod_spec_is_zero(eps: dict[str, Any] | None) -> bool:
     """extraPodSpecIsZero: no pod-spec field and an empty main container."""
     if eps is None:
         return True
-    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and _container_is_empty(
+    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and container_is_empty(
         eps.get("mainContainer")
     )
 
@@ -479,7 +473,7 @@ def _extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
         main is not None
         and bool(main.get("name"))
         and is_semantic_zero(_pod_spec_part(eps), _POD_SPEC)
-        and _container_is_empty(main)
+        and container_is_empty(main)
     )
 
 
