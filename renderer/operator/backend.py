@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any, Final, Protocol
 
 from renderer.goruntime.strconv import quote as go_quote
+from renderer.operator.errors import OperatorError
 from renderer.operator.graph_env import is_worker_component
 
 JSON = dict[str, Any]
@@ -41,7 +42,7 @@ BACKEND_FRAMEWORK_NOOP: Final = "noop"
 ContainerGPUCount = Callable[[], int]
 
 
-class BackendError(ValueError):
+class BackendError(OperatorError):
     """An error a backend function returns in Go (the message is the operator's wording)."""
 
     def __init__(self, message: str) -> None:

@@ -23,6 +23,7 @@ from renderer.goruntime.strings import trim_space
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import CheckpointStorageConfig
+from renderer.operator.errors import OperatorError
 from renderer.operator.graph_grove_meta import (
     CHECKPOINT_ARTIFACT_VERSION_ANNOTATION,
     CHECKPOINT_ID_LABEL,
@@ -49,7 +50,7 @@ RESTORE_STARTUP_FAILURE_THRESHOLD = 1800
 GMS_MODE_INTRA_POD = "IntraPod"
 
 
-class CheckpointRestoreError(ValueError):
+class CheckpointRestoreError(OperatorError):
     """The operator's error for this restore, or an input it needs the cluster for."""
 
 

@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from renderer.operator import consts as c
-from renderer.operator.typed_json import NotReproducedError
+from renderer.operator.errors import NotReproducedError
 
 JSON = dict[str, Any]
 _PATH = "DYN_DEPLOYMENT_CONFIG"

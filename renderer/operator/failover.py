@@ -177,13 +177,13 @@ def add_gpu_toleration(pod_spec: JSON) -> None:
     """addGPUToleration: tolerate the GPU taint once."""
     tolerations = pod_spec.get("tolerations") or []
     for toleration in tolerations:
-        if toleration.get("key", "") == "nvidia.com/gpu" and toleration.get("effect", "") == (
-            "NoSchedule"
-        ):
+        if toleration.get("key", "") == consts.KUBE_RESOURCE_GPU_NVIDIA and toleration.get(
+            "effect", ""
+        ) == ("NoSchedule"):
             return
     pod_spec["tolerations"] = [
         *tolerations,
-        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+        {"key": consts.KUBE_RESOURCE_GPU_NVIDIA, "operator": "Exists", "effect": "NoSchedule"},
     ]
 
 

@@ -37,8 +37,8 @@ from renderer.record import Record
 
 JSON = dict[str, Any]
 DCD_TYPE = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeployment"
-API_VERSION = "nvidia.com/v1beta1"
-KIND = "DynamoComponentDeployment"
+API_VERSION = c.API_VERSION_V1BETA1
+KIND = c.DCD_KIND
 
 __all__ = [
     "DCDGenerationError",

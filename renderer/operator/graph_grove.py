@@ -24,6 +24,7 @@ from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
+from renderer.operator.errors import OperatorError
 from renderer.operator.graph_dcd import get_dynamo_namespace
 from renderer.operator.graph_env import (
     apply_kv_transfer_policy_topology_annotations,
@@ -81,7 +82,7 @@ __all__ = [
     "should_gate_grove_scaling_group_replicas",
 ]
 
-GROVE_API_VERSION = "grove.io/v1alpha1"
+GROVE_API_VERSION = consts.GROVE_API_VERSION
 CLIQUE_STARTUP_ANY_ORDER = "CliqueStartupTypeAnyOrder"
 
 
@@ -106,7 +107,7 @@ def generate_grove_pod_clique_set(
     marshal_pod_specs(pcs)
     return {
         "apiVersion": GROVE_API_VERSION,
-        "kind": "PodCliqueSet",
+        "kind": consts.PCS_KIND,
         "metadata": pcs["metadata"],
         "spec": pcs["spec"],
         # PodCliqueSetStatus: the two int32 fields without omitempty.
@@ -285,7 +286,7 @@ def _gms_resource_claim_templates(
         configs = gms_resource_claim_template_configs(
             name, get_gpu_memory_service(component), get_main_container_resources(component), ranked
         )
-    except ValueError as exc:
+    except OperatorError as exc:
         raise GroveError(
             f"failed to build GMS ResourceClaimTemplate configs for component {name}: {exc}"
         ) from exc
@@ -395,11 +396,11 @@ def generate_pod_spec_for_role(  # noqa: PLR0917 - Go parameter order
                 operator_config, grove, service_name, checkpoint_info, None,
                 grove_cluster_topology_domains, container_gpus,
             )  # fmt: skip
-        except ValueError as exc:
+        except OperatorError as exc:
             raise GroveError(f"failed to generate base podSpec for GMS: {exc}") from exc
         try:
             gpu_count = get_gpu_count(get_main_container_resources(component))
-        except ValueError as exc:
+        except OperatorError as exc:
             raise GroveError(f"failed to get GPU count for GMS weight server: {exc}") from exc
         return gms_weight_server_pod_spec(base, role.rank, gpu_count)
     inter_pod_gms = is_inter_pod_gms_enabled(component)
@@ -446,7 +447,7 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
             role, component, backend_framework, dynamo_deployment, number_of_nodes,
             operator_config, component_name, checkpoint_info, grove_cluster_topology_domains,
         )  # fmt: skip
-    except ValueError as exc:
+    except OperatorError as exc:
         raise GroveError(f"failed to generate podSpec for role {role.name}: {exc}") from exc
     gms = role.role == ROLE_GMS
     info = checkpoint_info

@@ -19,9 +19,10 @@ from typing import Any
 
 from renderer.goruntime.strings import trim_space
 from renderer.operator import consts
+from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.operator.graph_dcd import get_dcd_resource_name, get_dynamo_namespace
 from renderer.operator.graph_env import is_worker_component
-from renderer.operator.typed_json import NotReproducedError, unmarshal
+from renderer.operator.typed_json import unmarshal
 from renderer.operator.v1beta1_helpers import (
     get_pod_template_annotations,
     get_pod_template_labels,
@@ -32,29 +33,29 @@ from renderer.sha256 import sha256_hex
 JSON = dict[str, Any]
 
 #: dgdConversionAnnotationPrefix + "spec" / "status" (api/v1alpha1 conversion).
-DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
-DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
+DGD_SPEC_ANNOTATION = consts.DGD_SPEC_ANNOTATION
+DGD_STATUS_ANNOTATION = consts.DGD_STATUS_ANNOTATION
 ALPHA_DGD_SPEC_TYPE = (
     "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoGraphDeploymentSpec"
 )
 
 # internal/checkpointjob constants the restore metadata helpers clear or write.
-CHECKPOINT_SOURCE_LABEL = "nvidia.com/snapshot-is-checkpoint-source"
-CHECKPOINT_ID_LABEL = "nvidia.com/snapshot-checkpoint-id"
-RESTORE_TARGET_LABEL = "nvidia.com/snapshot-is-restore-target"
-CHECKPOINT_ARTIFACT_VERSION_ANNOTATION = "nvidia.com/snapshot-artifact-version"
-TARGET_CONTAINERS_ANNOTATION = "nvidia.com/snapshot-target-containers"
-RESTORE_STATUS_ANNOTATION = "nvidia.com/snapshot-restore-status"
-RESTORE_CONTAINER_ID_ANNOTATION = "nvidia.com/snapshot-restore-container-id"
+CHECKPOINT_SOURCE_LABEL = consts.CHECKPOINT_SOURCE_LABEL
+CHECKPOINT_ID_LABEL = consts.CHECKPOINT_ID_LABEL
+RESTORE_TARGET_LABEL = consts.RESTORE_TARGET_LABEL
+CHECKPOINT_ARTIFACT_VERSION_ANNOTATION = consts.CHECKPOINT_ARTIFACT_VERSION_ANNOTATION
+TARGET_CONTAINERS_ANNOTATION = consts.TARGET_CONTAINERS_ANNOTATION
+RESTORE_STATUS_ANNOTATION = consts.RESTORE_STATUS_ANNOTATION
+RESTORE_CONTAINER_ID_ANNOTATION = consts.RESTORE_CONTAINER_ID_ANNOTATION
 RESTORE_STATUS_ANNOTATION_PREFIX = RESTORE_STATUS_ANNOTATION + "."
 RESTORE_CONTAINER_ID_ANNOTATION_PREFIX = RESTORE_CONTAINER_ID_ANNOTATION + "."
-CHECKPOINT_STORAGE_TYPE_ANNOTATION = "nvidia.com/snapshot-storage-type"
-CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION = "nvidia.com/snapshot-storage-base-path"
+CHECKPOINT_STORAGE_TYPE_ANNOTATION = consts.CHECKPOINT_STORAGE_TYPE_ANNOTATION
+CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION = consts.CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION
 STARTUP_POLICY_IMMEDIATE = "Immediate"
 STARTUP_POLICY_WAIT = "WaitForCheckpoint"
 
 
-class GroveError(ValueError):
+class GroveError(OperatorError):
     """The operator refuses to render (its message), or this emulation does not reproduce
     the input (the message names the field)."""
 

@@ -40,6 +40,7 @@ from renderer.operator.component_common import (
 )
 from renderer.operator.component_defaults import component_defaults_factory
 from renderer.operator.config import OperatorConfig
+from renderer.operator.errors import OperatorError
 from renderer.operator.failover import is_intra_pod_failover_enabled
 from renderer.operator.gomerge import MergeError, merge_override
 from renderer.operator.graph_env import (
@@ -71,7 +72,7 @@ JSON = dict[str, Any]
 ContainerGPUCount = Callable[[], int]
 
 
-class PodSpecError(ValueError):
+class PodSpecError(OperatorError):
     """The operator would fail (an ``error`` returned) or this emulation refuses the input.
 
     ``message`` is the operator's wording where the operator fails.
@@ -356,12 +357,12 @@ def _append_discovered_image_pull_secrets(
 
 
 def _raise_go_error(func: Callable[..., None], *args: Any) -> None:
-    """Call a helper that raises ValueError with the operator's message, as PodSpecError."""
+    """Call a helper that raises OperatorError with the operator's message, as PodSpecError."""
     try:
         func(*args)
     except PodSpecError:
         raise
-    except ValueError as exc:
+    except OperatorError as exc:
         raise PodSpecError(str(exc)) from None
 
 
@@ -377,7 +378,7 @@ def _apply_intra_pod_gms(
     claim = dra.resource_claim_template_name(parent_graph_deployment_name, service_name)
     try:
         dra.apply_claim(pod_spec, claim)
-    except ValueError as exc:
+    except OperatorError as exc:
         raise PodSpecError(f"failed to apply DRA claim for GMS: {exc}") from None
     gms.ensure_server_sidecar(pod_spec, pod_spec["containers"][0])
     for name in gms_spec.get("extraClientContainers") or []:
@@ -399,7 +400,7 @@ def _build_failover_pod(pod_spec: JSON, number_of_nodes: int, backend_framework:
         ) from None
     try:
         build_failover_pod(pod_spec, number_of_nodes, backend_framework)
-    except ValueError as exc:
+    except OperatorError as exc:
         raise PodSpecError(f"failed to build failover pod: {exc}") from None
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
+from renderer.operator.errors import OperatorError
 from renderer.sha256 import sha256_hex
 
 JSON = dict[str, Any]
@@ -28,7 +29,7 @@ MINIMUM_HASHED_RUNTIME_VERSION = (1, 5, 0)
 _U64 = 2**64
 
 
-class WorkerHashError(ValueError):
+class WorkerHashError(OperatorError):
     """ComputeDGDWorkersSpecHash returned an error (the operator's message)."""
 
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE
+from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.record import Record
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 
-class OperatorRenderError(ValueError):
+class OperatorRenderError(OperatorError):
     """The pinned operator refuses to render this DGD (its message, with the stage prefix)."""
 
     def __init__(
@@ -180,7 +181,7 @@ def render_operator(
 
         if grove or only != TARGET_DCD:
             pcs = generate_grove_pod_clique_set(dgd, config, worker_hash, checkpoint_info=infos)
-    except ValueError as err:
+    except (OperatorError, NotReproducedError) as err:
         if grove:
             raise  # the created object: its refusal (or what is not reproduced) stands
         pcs_error = str(err)  # the path the operator does not take

@@ -9,6 +9,7 @@ controller's definition; these tests pin each divergence.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -75,17 +76,44 @@ def test_get_number_of_nodes_reads_null_as_go_zero(multinode: Any, nodes: int) -
     assert v1beta1_helpers.get_number_of_nodes(component) == nodes
 
 
-def test_admission_and_controller_share_the_definitions() -> None:
-    from renderer.operator import graph_dcd, graph_grove_meta, graph_grove_roles
-    from renderer.operator.admission import (
-        provideroverride,
-        validation_helpers,
-        validation_v1alpha1,
-    )
+# Names admission and the controller still both define, each for a stated reason; the list
+# only shrinks (a test fails when an entry is gone, and a new pair fails the other test).
+STILL_TWICE = {
+    # Go's encoding/json, mergo and semantic equality over two value models (the admission
+    # DGD types and the controller's typed JSON): one Go runtime for both is still to come.
+    "encode": "JSON runtime",
+    "encode_struct": "JSON runtime",
+    "is_empty": "JSON runtime",
+    "struct_fields": "JSON runtime",
+    "semantic_equal": "JSON runtime",
+    "merge": "JSON runtime",
+    "merge_int_or_string": "JSON runtime",
+    # api/v1alpha1 shared_spec_conversion.go, ported for the DGD conversion (admission) and
+    # for the DCD round trip (dcd_alpha) over those two value models.
+    "container_is_empty": "JSON runtime",
+    "quantity_is_zero": "JSON runtime",
+    "resource_item_from_list": "JSON runtime",
+    "resources_from_native": "JSON runtime",
+    "resources_need_preservation": "JSON runtime",
+    "resources_to_native": "JSON runtime",
+    # Two Go functions: v1alpha1.mergeEnvs (keeps order) and dynamo.MergeEnvs (sorts).
+    "merge_envs": "two Go functions",
+    # component.Experimental (admission) and a dict-typed accessor: no Go function.
+    "experimental": "no Go function",
+}
 
-    assert provideroverride.uses_pcsg is v1beta1_helpers.uses_pcsg
-    assert graph_grove_roles.uses_pcsg is v1beta1_helpers.uses_pcsg
-    assert validation_helpers.pcs_name_for_dgd is graph_grove_roles.pcs_name_for_dgd
-    assert validation_v1alpha1.compute_dynamo_namespace is v1beta1_helpers.compute_dynamo_namespace
-    assert graph_grove_meta.get_dynamo_namespace is graph_dcd.get_dynamo_namespace
-    assert validation_helpers.to_lower is graph_dcd._go_lower
+
+def _names(admission: bool) -> set[str]:
+    root = Path(__file__).parents[2] / "renderer" / "operator"
+    names: set[str] = set()
+    for path in root.rglob("*.py"):
+        if ("admission" in path.parts) != admission:
+            continue
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names.add(node.name.lstrip("_"))
+    return names
+
+
+def test_admission_defines_no_controller_function_again() -> None:
+    assert _names(admission=True) & _names(admission=False) == set(STILL_TWICE)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
 from renderer.operator.admission.conversion_restore import container_is_empty
 from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
@@ -24,16 +25,19 @@ from renderer.operator.admission.goreflect import (
     reflect_equal,
 )
 
-MAIN_CONTAINER_NAME = "main"
-DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
-DEFAULT_GPU_RESOURCE_NAME = "nvidia.com/gpu"
+MAIN_CONTAINER_NAME = consts.MAIN_CONTAINER_NAME
+DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME = consts.FRONTEND_SIDECAR_CONTAINER_NAME
+DEFAULT_GPU_RESOURCE_NAME = consts.KUBE_RESOURCE_GPU_NVIDIA
 
 _CONTAINER = struct_type(CORE + "Container")
 _POD_SPEC = struct_type(CORE + "PodSpec")
 _RESOURCES = {"kind": "ptr", "elem": struct_type(ALPHA + "Resources")}
 _REQUIREMENTS = struct_type(CORE + "ResourceRequirements")
 
-_GMS_MODE = {"intraPod": "IntraPod", "interPod": "InterPod"}
+_GMS_MODE = {
+    consts.GMS_MODE_INTRA_POD_V1ALPHA1: "IntraPod",
+    consts.GMS_MODE_INTER_POD_V1ALPHA1: "InterPod",
+}
 
 
 def _set(d: dict[str, Any], key: str, value: Any) -> None:

@@ -18,16 +18,17 @@ from typing import TYPE_CHECKING, Any
 
 from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
 from renderer.operator.admission import provideroverride as po
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
 
-ANNOTATION_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANNOTATION_ENABLE_GROVE = "nvidia.com/enable-grove"
-ANNOTATION_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-WORKLOAD_PROVIDER_GROVE = "grove"
-WORKLOAD_PROVIDER_COMPONENT = "component"
+ANNOTATION_WORKLOAD_PROVIDER = consts.KUBE_ANNOTATION_WORKLOAD_PROVIDER
+ANNOTATION_ENABLE_GROVE = consts.KUBE_ANNOTATION_ENABLE_GROVE
+ANNOTATION_ORIGIN_VERSION = consts.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION
+WORKLOAD_PROVIDER_GROVE = consts.WORKLOAD_PROVIDER_GROVE
+WORKLOAD_PROVIDER_COMPONENT = consts.WORKLOAD_PROVIDER_COMPONENT
 
 
 def default_workload_provider(dgd: dict[str, Any], grove_enabled: bool) -> str:

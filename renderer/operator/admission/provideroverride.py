@@ -16,6 +16,8 @@ import contextlib
 from typing import Any, NamedTuple
 
 from renderer.goruntime.strconv import quote as _q
+from renderer.operator import consts
+from renderer.operator.errors import OperatorError
 from renderer.operator.v1beta1_helpers import (
     is_inter_pod_gms_enabled,
     is_multinode,
@@ -27,15 +29,15 @@ SCOPE_COMPONENT = "component"
 SCOPE_MULTINODE_LEADER = "multinode.leader"
 SCOPE_MULTINODE_WORKER = "multinode.worker"
 
-TARGET_POD_CLIQUE_SET = "PodCliqueSet"
+TARGET_POD_CLIQUE_SET = consts.PCS_KIND
 TARGET_POD_CLIQUE_TEMPLATE_SPEC = "PodCliqueTemplateSpec"
 TARGET_POD_CLIQUE_SCALING_GROUP_CONFIG = "PodCliqueScalingGroupConfig"
 
-GROVE_API_VERSION = "grove.io/v1alpha1"
-WORKLOAD_PROVIDER_GROVE = "grove"
+GROVE_API_VERSION = consts.GROVE_API_VERSION
+WORKLOAD_PROVIDER_GROVE = consts.WORKLOAD_PROVIDER_GROVE
 
 
-class TargetError(ValueError):
+class TargetError(OperatorError):
     """ExpectedTarget's error (its text becomes a Forbidden detail)."""
 
 

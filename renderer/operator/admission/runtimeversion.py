@@ -14,6 +14,7 @@ from functools import cache
 
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import trim_space
+from renderer.operator.errors import OperatorError
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 
@@ -30,7 +31,7 @@ def _image_tag_pattern() -> re.Pattern[str]:
 _UINT64_MAX = (1 << 64) - 1
 
 
-class VersionError(ValueError):
+class VersionError(OperatorError):
     """The text is not a version the operator accepts (message as Go words it)."""
 
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from renderer.goruntime.strconv import quote as go_quote
+from renderer.operator import consts
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.errors import AdmissionError, PathTuple
 from renderer.operator.admission.fielderrors import (
@@ -56,9 +57,9 @@ GROUP_KIND = "DynamoGraphDeployment.nvidia.com"
 WEBHOOK_PREFIX = "admission webhook denied the request: "
 PREFLIGHT_PREFIX = "controller rejected the DGD: "
 
-ANNOTATION_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-ANNOTATION_GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
-ANNOTATION_DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
+ANNOTATION_ORIGIN_VERSION = consts.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION
+ANNOTATION_GROVE_UPDATE_STRATEGY = consts.KUBE_ANNOTATION_GROVE_UPDATE_STRATEGY
+ANNOTATION_DISCOVERY_MODE = consts.KUBE_ANNOTATION_DYNAMO_KUBE_DISCOVERY_MODE
 GROVE_UPDATE_STRATEGIES = ["RollingRecreate", "OnDelete"]
 
 _DNS1123_SUBDOMAIN_MSG = (

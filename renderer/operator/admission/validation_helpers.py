@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from renderer.goruntime.strings import to_lower
+from renderer.operator import consts
 from renderer.operator.graph_grove_roles import (
     longest_pod_clique_name_for_dgd_component,
     pcs_name_for_dgd,
@@ -20,13 +21,13 @@ from renderer.operator.v1beta1_helpers import uses_pcsg
 if TYPE_CHECKING:
     from fractions import Fraction
 
-MAIN_CONTAINER_NAME = "main"
+MAIN_CONTAINER_NAME = consts.MAIN_CONTAINER_NAME
 GMS_INTRA_POD = "IntraPod"
 GMS_INTER_POD = "InterPod"
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
-ANNOTATION_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANNOTATION_ENABLE_GROVE = "nvidia.com/enable-grove"
-ANNOTATION_GPU_POWER_LIMIT = "dynamo.nvidia.com/gpu-power-limit"
+ANNOTATION_WORKLOAD_PROVIDER = consts.KUBE_ANNOTATION_WORKLOAD_PROVIDER
+ANNOTATION_ENABLE_GROVE = consts.KUBE_ANNOTATION_ENABLE_GROVE
+ANNOTATION_GPU_POWER_LIMIT = consts.KUBE_ANNOTATION_GPU_POWER_LIMIT
 UNSET_VALUE = "<unset>"
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
+from renderer.operator import consts
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.fielderrors import (
@@ -34,11 +35,11 @@ from renderer.operator.admission.validation_shared import (
 )
 from renderer.operator.v1beta1_helpers import compute_dynamo_namespace
 
-ANNOTATION_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
-ANNOTATION_DGD_SPEC = "nvidia.com/dgd-spec"
-ANNOTATION_DGD_STATUS = "nvidia.com/dgd-status"
-FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
-GLOBAL_DYNAMO_NAMESPACE = "dynamo"
+ANNOTATION_VLLM_BACKEND = consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND
+ANNOTATION_DGD_SPEC = consts.DGD_SPEC_ANNOTATION
+ANNOTATION_DGD_STATUS = consts.DGD_STATUS_ANNOTATION
+FRONTEND_SIDECAR_CONTAINER_NAME = consts.FRONTEND_SIDECAR_CONTAINER_NAME
+GLOBAL_DYNAMO_NAMESPACE = consts.GLOBAL_DYNAMO_NAMESPACE
 
 # Fields v1alpha1 keeps only through the preservation annotation.
 _ALPHA_ONLY_SERVICE_FIELDS = (
@@ -60,7 +61,10 @@ def invalid_vllm_backend(annotations: dict[str, Any] | None) -> str | None:
 
 
 def _alpha_gms_mode(mode: str) -> str:
-    return {"IntraPod": "intraPod", "InterPod": "interPod"}.get(mode, mode)
+    return {
+        "IntraPod": consts.GMS_MODE_INTRA_POD_V1ALPHA1,
+        "InterPod": consts.GMS_MODE_INTER_POD_V1ALPHA1,
+    }.get(mode, mode)
 
 
 def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
@@ -265,7 +269,11 @@ def _validate_service(
     failover = spec.get("failover")
     if failover is not None:
         shadows = failover.get("numShadows") or 0
-        if failover.get("enabled") and failover.get("mode") == "intraPod" and shadows not in (0, 1):
+        if (
+            failover.get("enabled")
+            and failover.get("mode") == consts.GMS_MODE_INTRA_POD_V1ALPHA1
+            and shadows not in (0, 1)
+        ):
             errs.append(
                 invalid(
                     path.child("failover", "numShadows"),
