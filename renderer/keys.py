@@ -1,7 +1,9 @@
 """Annotation and label keys the operator reads and writes (exact strings).
 
 Every module that reads or writes one of these keys imports it from here, so a typo
-cannot silently produce a manifest the operator ignores.
+cannot silently produce a manifest the operator ignores. The operator's own keys are
+re-exported from renderer/operator/consts.py, their one home; the binding keys are the
+tool's own contract.
 """
 
 from __future__ import annotations

@@ -90,6 +90,8 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
         return None
     try:
         value = load_preserved_spec(raw)
+    except NotReproducedError:
+        raise
     except ValueError:
         return None
     if value is not None and not isinstance(value, dict):

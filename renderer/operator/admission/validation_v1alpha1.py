@@ -124,7 +124,9 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
 
     try:
         saved = load_preserved_spec(raw)
-    except (TypeError, ValueError):  # (one nested too deep is not reproduced: that passes)
+    except NotReproducedError:  # nested too deep for this emulation: not reproduced
+        raise
+    except (TypeError, ValueError):
         return
     if not isinstance(saved, dict):
         return
