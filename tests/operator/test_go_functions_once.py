@@ -117,3 +117,21 @@ def _names(admission: bool) -> set[str]:
 
 def test_admission_defines_no_controller_function_again() -> None:
     assert _names(admission=True) & _names(admission=False) == set(STILL_TWICE)
+
+
+@pytest.mark.parametrize(
+    ("image", "version"),
+    [
+        ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0", (1, 5, 0)),
+        ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:v1.6.2-rc1 ", (1, 6, 2)),
+        # strings.TrimSpace keeps U+001F (str.strip removed it, and the hash once resolved it)
+        ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0\x1f", None),
+        ("nvcr.io/nvidia/ai-dynamo/vllm-runtime@sha256:ab", None),
+    ],
+)
+def test_the_worker_hash_resolves_the_runtime_version_as_runtimeversion_does(
+    image: str, version: tuple[int, int, int] | None
+) -> None:
+    from renderer.operator.hash import resolve_runtime_version
+
+    assert resolve_runtime_version(image, "") == version
