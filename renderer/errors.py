@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from renderer.constants import EXIT_ERROR
+from renderer.constants import EXIT_ERROR, EXIT_INTERNAL
 
 # What a one-line message must not carry verbatim: line breaks (incl. NEL and U+2028/9),
 # other C0/C1 controls (ESC starts a terminal escape sequence) and bidirectional
@@ -100,6 +100,25 @@ class InputError(DynamoRenderError):
 
     def __str__(self) -> str:
         return f"{self.location()}: {self.message}"
+
+
+class InternalError(DynamoRenderError):
+    """A defect of the tool met on this input (an exception the operator port does not raise
+    on purpose): reported at the object it was rendering, with its own exit code, so it is
+    never mistaken for the operator refusing the input (nor turned into a lint finding)."""
+
+    exit_code = EXIT_INTERNAL
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def __str__(self) -> str:
+        return (
+            f"{self.where}: internal error (a defect of dynamo-render, not of the input;"
+            f" please report it): {self.message}"
+        )
 
 
 class BindingError(InputError):

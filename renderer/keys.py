@@ -1,35 +1,39 @@
 """Annotation and label keys the operator reads and writes (exact strings).
 
 Every module that reads or writes one of these keys imports it from here, so a typo
-cannot silently produce a manifest the operator ignores.
+cannot silently produce a manifest the operator ignores. The operator's own keys are
+re-exported from renderer/operator/consts.py, their one home; the binding keys are the
+tool's own contract.
 """
 
 from __future__ import annotations
 
+from renderer.operator import consts
+
 # On DCDs, their pod templates, and Grove engine cliques: "v1/<uid>/<generation>/<sha256>".
 BINDING_KEY = "nvidia.com/dynamo-checkpoint-binding"
 # On the checkpoint: must be exactly "true" for an automatic checkpoint.
-AUTO_MARKER_KEY = "nvidia.com/dynamo-auto-checkpoint"
+AUTO_MARKER_KEY = consts.CHECKPOINT_AUTO_ANNOTATION
 # Label on the checkpoint: 32 lowercase hex for automatic ones.
-CHECKPOINT_ID_LABEL = "nvidia.com/snapshot-checkpoint-id"
+CHECKPOINT_ID_LABEL = consts.CHECKPOINT_ID_LABEL
 # Annotation on the checkpoint; the operator defaults it to "1".
-ARTIFACT_VERSION_KEY = "nvidia.com/snapshot-artifact-version"
+ARTIFACT_VERSION_KEY = consts.CHECKPOINT_ARTIFACT_VERSION_ANNOTATION
 # Annotation on the checkpoint: Delete/Retain. Lifecycle only, not in the digest.
-DELETION_POLICY_KEY = "nvidia.com/dynamo-checkpoint-deletion-policy"
-DGD_NAME_LABEL = "nvidia.com/dynamo-graph-deployment-name"
-COMPONENT_LABEL = "nvidia.com/dynamo-component"
-WORKER_HASH_LABEL = "nvidia.com/dynamo-worker-hash"
-DYNAMO_NAMESPACE_LABEL = "nvidia.com/dynamo-namespace"
-COMPONENT_TYPE_LABEL = "nvidia.com/dynamo-component-type"
-SELECTOR_LABEL = "nvidia.com/selector"
+DELETION_POLICY_KEY = consts.CHECKPOINT_DELETION_POLICY_ANNOTATION
+DGD_NAME_LABEL = consts.KUBE_LABEL_DYNAMO_GRAPH_DEPLOYMENT_NAME
+COMPONENT_LABEL = consts.KUBE_LABEL_DYNAMO_COMPONENT
+WORKER_HASH_LABEL = consts.KUBE_LABEL_DYNAMO_WORKER_HASH
+DYNAMO_NAMESPACE_LABEL = consts.KUBE_LABEL_DYNAMO_NAMESPACE
+COMPONENT_TYPE_LABEL = consts.KUBE_LABEL_DYNAMO_COMPONENT_TYPE
+SELECTOR_LABEL = consts.KUBE_LABEL_DYNAMO_SELECTOR
 # Pod template annotations that make a pod a restore candidate.
-RESTORE_CANDIDATE_KEY = "nvidia.com/dynamo-checkpoint-restore-candidate"
-CHECKPOINT_NAME_KEY = "nvidia.com/dynamo-checkpoint-name"
-TARGET_CONTAINERS_KEY = "nvidia.com/snapshot-target-containers"
+RESTORE_CANDIDATE_KEY = consts.CHECKPOINT_RESTORE_CANDIDATE_ANNOTATION
+CHECKPOINT_NAME_KEY = consts.CHECKPOINT_NAME_ANNOTATION
+TARGET_CONTAINERS_KEY = consts.TARGET_CONTAINERS_ANNOTATION
 # [our contract] PCS metadata annotation: compact JSON object, engine clique -> binding.
 BINDINGS_MAP_KEY = "nvidia.com/dynamo-checkpoint-bindings"
 
-MAIN_CONTAINER = "main"
+MAIN_CONTAINER = consts.MAIN_CONTAINER_NAME
 
 __all__ = [
     "ARTIFACT_VERSION_KEY",

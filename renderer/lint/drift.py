@@ -14,6 +14,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.operator import consts
 from renderer.source.model import Path
 
 _MISSING = object()
@@ -40,10 +41,10 @@ SERVER_METADATA = frozenset(
 SERVER_ANNOTATIONS = frozenset(
     {
         "kubectl.kubernetes.io/last-applied-configuration",
-        "nvidia.com/last-applied-hash",
-        "nvidia.com/last-applied-generation",
-        "nvidia.com/dcd-spec",
-        "nvidia.com/dcd-status",
+        consts.NVIDIA_ANNOTATION_HASH_KEY,
+        consts.NVIDIA_ANNOTATION_GENERATION_KEY,
+        consts.DCD_SPEC_ANNOTATION,
+        consts.DCD_STATUS_ANNOTATION,
     }
 )
 

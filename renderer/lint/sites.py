@@ -21,6 +21,7 @@ from renderer.keys import (
     RESTORE_CANDIDATE_KEY,
     TARGET_CONTAINERS_KEY,
 )
+from renderer.operator import consts
 from renderer.record import Record
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import WORKER_TYPES, clique_component, is_worker_type
@@ -401,8 +402,16 @@ def pcs_sites(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> PcsSi
 
 
 def iter_dcds(objects: list[SourceObject]) -> Iterator[SourceObject]:
-    return (o for o in objects if o.kind == DCD_KIND and o.api_version.startswith("nvidia.com/"))
+    return (
+        o
+        for o in objects
+        if o.kind == DCD_KIND and o.api_version.startswith(consts.API_GROUP_NVIDIA_PREFIX)
+    )
 
 
 def iter_pcss(objects: list[SourceObject]) -> Iterator[SourceObject]:
-    return (o for o in objects if o.kind == PCS_KIND and o.api_version.startswith("grove.io/"))
+    return (
+        o
+        for o in objects
+        if o.kind == PCS_KIND and o.api_version.startswith(consts.API_GROUP_GROVE_PREFIX)
+    )

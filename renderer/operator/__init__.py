@@ -5,7 +5,15 @@ Pinned to upstream ai-dynamo/dynamo main at 2a6da14c83617f5412caba5777dbf0e2399e
 be read beside its Go counterpart; a function keeps the Go name in snake_case and the Go
 parameters in the Go order (``GenerateBasePodSpec`` -> ``generate_base_pod_spec``).
 
-Layout (Go file -> module):
+Layout (Go file -> module; ``PORT.tsv`` maps each Go function of those files to its Python
+counterpart, checked against the pinned source, and ``scripts/operator_port.py changed``
+lists what an upstream bump touches):
+
+- ``errors.py``: the port's two expected errors, ``OperatorError`` (the operator's own
+  text; every stage's error class derives from it) and ``NotReproducedError`` (names the
+  field). Anything else escaping the port is a defect (an internal error, exit 70).
+- Go's own semantics (strconv.Quote, strings.ToLower/TrimSpace/Fields, int64 wrap-around)
+  come from ``renderer/goruntime/``, checked against values the Go toolchain printed.
 
 - ``admission/``: what happens before the controller sees a DGD (``pipeline.admit``).
   - ``pipeline.py``: ``admit(dgd_json, ...)`` in the oracle's order.
@@ -22,7 +30,8 @@ Layout (Go file -> module):
   - ``fielderrors.py``: apimachinery util/validation/field; ``errors.py``: AdmissionError.
   - ``goreflect.py``: equality.Semantic / reflect.DeepEqual and mergo on dgd_types values.
 - ``config.py``: api/config/v1alpha1 (OperatorConfiguration defaults as pinned).
-- ``consts.py``: internal/consts.
+- ``consts.py``: internal/consts, and every other constant of the operator (snapshot
+  protocol keys, kinds, API versions): their one home; ``renderer/keys.py`` re-exports.
 - ``compatibility.py``: internal/features/compatibility (origin-version gates, loose semver).
 - ``graph_podspec.py`` (+ ``graph_env.py``, ``podspec_volumes.py``): the pod-spec half of
   internal/dynamo/graph.go (GenerateBasePodSpec, generatePodSpecForComponent, env, volumes).

@@ -19,7 +19,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Final, Protocol
 
-from renderer.operator import consts
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.operator.errors import OperatorError
+from renderer.operator.graph_env import is_worker_component
 
 JSON = dict[str, Any]
 
@@ -40,7 +42,7 @@ BACKEND_FRAMEWORK_NOOP: Final = "noop"
 ContainerGPUCount = Callable[[], int]
 
 
-class BackendError(ValueError):
+class BackendError(OperatorError):
     """An error a backend function returns in Go (the message is the operator's wording)."""
 
     def __init__(self, message: str) -> None:
@@ -127,15 +129,6 @@ def parse_backend_framework(framework: str) -> str:
         return framework
     raise BackendError(
         f"unsupported backend framework: {framework} (valid values: vllm, sglang, trtllm)"
-    )
-
-
-def is_worker_component(component_type: str) -> bool:
-    """IsWorkerComponent: worker, prefill and decode components get a backend framework."""
-    return component_type in (
-        consts.COMPONENT_TYPE_WORKER,
-        consts.COMPONENT_TYPE_PREFILL,
-        consts.COMPONENT_TYPE_DECODE,
     )
 
 
@@ -238,29 +231,3 @@ def backend_framework_for_generated_dcds(parent_dgd: JSON) -> str:
             )
         detected = framework
     return detected
-
-
-def go_quote(text: str) -> str:
-    """Go's ``%q`` of a string (strconv.Quote): printable runes kept, the rest escaped."""
-    out = ['"']
-    named = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t"}
-    for char in text:
-        code = ord(char)
-        if char in ('"', "\\"):
-            out.append("\\" + char)
-        elif char in named:
-            out.append(named[char])
-        elif char == "\v":
-            out.append(r"\v")
-        elif 0xD800 <= code <= 0xDFFF:
-            out.append(r"\ufffd")  # a lone surrogate is invalid UTF-8 to Go
-        elif char.isprintable() or char == " ":
-            out.append(char)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from renderer.goruntime.arith import wrap_int64 as _wrap_int64
 from renderer.operator import consts
 from renderer.operator.backend import (
     ROLE_LEADER,
@@ -200,10 +201,6 @@ class TRTLLMBackend:
         ]
         container["command"] = ["/bin/sh", "-c"]
         container["args"] = [" && ".join(commands)]
-
-
-def _wrap_int64(value: int) -> int:
-    return (value + 2**63) % 2**64 - 2**63
 
 
 def collect_all_env_vars(container_env_vars: list[JSON]) -> list[str]:

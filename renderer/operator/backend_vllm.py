@@ -20,6 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from renderer.goruntime.arith import wrap_int64 as _wrap_int64
+from renderer.goruntime.strings import fields as go_fields
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.backend import (
     ROLE_LEADER,
@@ -36,7 +39,6 @@ from renderer.operator.graph_grove_roles import (
 from renderer.operator.utils import (
     container_command_line_has_arg,
     container_has_arg,
-    go_fields,
     has_arg,
     inject_flags_into_container_command,
     shell_quote_for_bash_c,
@@ -243,7 +245,7 @@ def should_use_mp_backend(annotations: dict[str, str] | None) -> bool:
 
     override = (annotations or {}).get(consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND)
     if override is not None:
-        lowered = override.lower()
+        lowered = to_lower(override)
         if lowered == "mp":
             return True
         if lowered == "ray":
@@ -384,10 +386,6 @@ def inject_data_parallel_launch_flags(  # noqa: PLR0917 - Go parameter order
         DATA_PARALLEL_RPC_PORT,
     ]
     inject_flags_into_container_command(container, " ".join(flags), needs_shell, "vllm")
-
-
-def _wrap_int64(value: int) -> int:
-    return (value + 2**63) % 2**64 - 2**63
 
 
 def _go_div(a: int, b: int) -> int:

@@ -29,6 +29,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
+from renderer.operator.errors import OperatorError
 from renderer.record import Record
 from renderer.sha256 import sha256_hex
 
@@ -37,18 +39,18 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 
-CHECKPOINT_ID_LABEL = "nvidia.com/snapshot-checkpoint-id"
-RESTORE_TARGET_LABEL = "nvidia.com/snapshot-is-restore-target"
-CHECKPOINT_SOURCE_LABEL = "nvidia.com/snapshot-is-checkpoint-source"
-ARTIFACT_VERSION_ANNOTATION = "nvidia.com/snapshot-artifact-version"
-STORAGE_TYPE_ANNOTATION = "nvidia.com/snapshot-storage-type"
-STORAGE_BASE_PATH_ANNOTATION = "nvidia.com/snapshot-storage-base-path"
-TARGET_CONTAINERS_ANNOTATION = "nvidia.com/snapshot-target-containers"
-RESTORE_CANDIDATE_ANNOTATION = "nvidia.com/dynamo-checkpoint-restore-candidate"
-CHECKPOINT_NAME_ANNOTATION = "nvidia.com/dynamo-checkpoint-name"
-STARTUP_POLICY_ANNOTATION = "nvidia.com/dynamo-checkpoint-startup-policy"
-DELETION_POLICY_ANNOTATION = "nvidia.com/dynamo-checkpoint-deletion-policy"
-FINALIZER = "nvidia.com/finalizer"
+CHECKPOINT_ID_LABEL = consts.CHECKPOINT_ID_LABEL
+RESTORE_TARGET_LABEL = consts.RESTORE_TARGET_LABEL
+CHECKPOINT_SOURCE_LABEL = consts.CHECKPOINT_SOURCE_LABEL
+ARTIFACT_VERSION_ANNOTATION = consts.CHECKPOINT_ARTIFACT_VERSION_ANNOTATION
+STORAGE_TYPE_ANNOTATION = consts.CHECKPOINT_STORAGE_TYPE_ANNOTATION
+STORAGE_BASE_PATH_ANNOTATION = consts.CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION
+TARGET_CONTAINERS_ANNOTATION = consts.TARGET_CONTAINERS_ANNOTATION
+RESTORE_CANDIDATE_ANNOTATION = consts.CHECKPOINT_RESTORE_CANDIDATE_ANNOTATION
+CHECKPOINT_NAME_ANNOTATION = consts.CHECKPOINT_NAME_ANNOTATION
+STARTUP_POLICY_ANNOTATION = consts.CHECKPOINT_STARTUP_POLICY_ANNOTATION
+DELETION_POLICY_ANNOTATION = consts.CHECKPOINT_DELETION_POLICY_ANNOTATION
+FINALIZER = consts.FINALIZER
 DEFAULT_ARTIFACT_VERSION = "1"
 POLICY_IMMEDIATE = "Immediate"
 POLICY_WAIT = "WaitForCheckpoint"
@@ -60,7 +62,7 @@ LOOKUP_AUTO = "auto (by name)"
 FAILOVER_ENGINE_CONTAINERS = ("engine-0", "engine-1")
 
 
-class CheckpointResolutionError(ValueError):
+class CheckpointResolutionError(OperatorError):
     """The controller fails reconciling checkpoints (message without the stage prefix)."""
 
 
@@ -150,7 +152,7 @@ def dgd_uid_for(dgd: JSON, checkpoints: list[JSON], explicit: str | None) -> tup
         for ref in _meta(ckpt).get("ownerReferences") or []:
             if (
                 ref.get("controller")
-                and ref.get("kind") == "DynamoGraphDeployment"
+                and ref.get("kind") == consts.DGD_KIND
                 and ref.get("name") == meta.get("name")
                 and ref.get("uid")
             ):
@@ -295,15 +297,15 @@ def _owner_patch_needed(ckpt: JSON, dgd: JSON, dgd_uid: str, deletion: str) -> b
     dmeta = _meta(dgd)
     for ref in refs:
         if ref.get("controller") and (
-            ref.get("kind") != "DynamoGraphDeployment" or ref.get("name") != dmeta.get("name")
+            ref.get("kind") != consts.DGD_KIND or ref.get("name") != dmeta.get("name")
         ):
             raise CheckpointResolutionError(
                 f"checkpoint {meta.get('name', '')} is controlled by another owner"
                 " (the operator's exact message is not reproduced)"
             )
     wanted = {
-        "apiVersion": "nvidia.com/v1beta1",
-        "kind": "DynamoGraphDeployment",
+        "apiVersion": consts.API_VERSION_V1BETA1,
+        "kind": consts.DGD_KIND,
         "name": dmeta.get("name", ""),
         "uid": dgd_uid,
         "controller": True,
@@ -442,7 +444,7 @@ def _auto_checkpoint_problem(
         get_backend_framework_from_component,
         parse_backend_framework,
     )
-    from renderer.operator.typed_json import NotReproducedError
+    from renderer.operator.errors import NotReproducedError
 
     name = component.get("name", "")
     try:
@@ -565,38 +567,10 @@ def resolve_dgd_checkpoints(
     return out
 
 
-def apply_restore_candidate_metadata(
-    labels: dict[str, str], annotations: dict[str, str], info: JSON | None
-) -> None:
-    """ApplyRestoreCandidateMetadata: clear the snapshot keys, then mark a restore candidate."""
-    for key in (CHECKPOINT_ID_LABEL, RESTORE_TARGET_LABEL, CHECKPOINT_SOURCE_LABEL):
-        labels.pop(key, None)
-    for key in (
-        ARTIFACT_VERSION_ANNOTATION,
-        STORAGE_TYPE_ANNOTATION,
-        STORAGE_BASE_PATH_ANNOTATION,
-        RESTORE_CANDIDATE_ANNOTATION,
-        CHECKPOINT_NAME_ANNOTATION,
-        STARTUP_POLICY_ANNOTATION,
-        TARGET_CONTAINERS_ANNOTATION,
-    ):
-        annotations.pop(key, None)
-    if (
-        not info
-        or not info.get("Enabled")
-        or not info.get("Exists")
-        or not info.get("CheckpointName")
-    ):
-        return
-    targets = info.get("RestoreTargetContainers") or ["main"]
-    annotations[RESTORE_CANDIDATE_ANNOTATION] = "true"
-    annotations[CHECKPOINT_NAME_ANNOTATION] = str(info["CheckpointName"])
-    annotations[STARTUP_POLICY_ANNOTATION] = str(info.get("StartupPolicy") or POLICY_IMMEDIATE)
-    annotations[TARGET_CONTAINERS_ANNOTATION] = ",".join(t.strip() for t in targets if t.strip())
-
-
 def apply_checkpoint_startup_policy(dcd: JSON, info: JSON | None) -> None:
     """applyCheckpointStartupPolicy: checkpointRef, the WaitForCheckpoint gate, restore metadata."""
+    from renderer.operator.graph_grove_meta import apply_restore_candidate_metadata
+
     if dcd is None or not info or not info.get("Enabled"):
         return
     spec = dcd.setdefault("spec", {})

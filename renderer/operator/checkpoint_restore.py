@@ -19,9 +19,11 @@ from __future__ import annotations
 import posixpath
 from typing import Any, NamedTuple
 
+from renderer.goruntime.strings import trim_space
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import CheckpointStorageConfig
+from renderer.operator.errors import OperatorError
 from renderer.operator.graph_grove_meta import (
     CHECKPOINT_ARTIFACT_VERSION_ANNOTATION,
     CHECKPOINT_ID_LABEL,
@@ -47,11 +49,11 @@ RESTORE_STANDBY_MODE_ENV = "DYN_SNAPSHOT_RESTORE_STANDBY"
 RESTORE_STARTUP_FAILURE_THRESHOLD = 1800
 #: The checkpoint's (v1alpha1) spellings: the restore compares the DynamoCheckpoint's
 #: mode, or the component's after OverlayClients converted it.
-GMS_MODE_INTRA_POD = "intraPod"
-GMS_MODE_INTER_POD = "interPod"
+GMS_MODE_INTRA_POD = consts.GMS_MODE_INTRA_POD_V1ALPHA1
+GMS_MODE_INTER_POD = consts.GMS_MODE_INTER_POD_V1ALPHA1
 
 
-class CheckpointRestoreError(ValueError):
+class CheckpointRestoreError(OperatorError):
     """The operator's error for this restore, or an input it needs the cluster for."""
 
 
@@ -66,11 +68,11 @@ class Storage(NamedTuple):
 
 def artifact_version(version: str) -> str:
     """ArtifactVersion: trimmed, default "1"."""
-    return version.strip() or DEFAULT_CHECKPOINT_ARTIFACT_VERSION
+    return trim_space(version) or DEFAULT_CHECKPOINT_ARTIFACT_VERSION
 
 
 def _normalize_storage_base_path(base_path: str) -> str:
-    base_path = base_path.strip()
+    base_path = trim_space(base_path)
     if not base_path:
         raise CheckpointRestoreError(
             "checkpoint.storage.pvc.basePath is required when checkpoint storage is configured"
@@ -84,16 +86,16 @@ def _normalize_storage_base_path(base_path: str) -> str:
 
 def storage_from_config(config: CheckpointStorageConfig) -> tuple[Storage, bool]:
     """StorageFromConfig: the configured PVC storage, ok=False when none is configured."""
-    storage_type = config.type.strip()
+    storage_type = trim_space(config.type)
     pvc = config.pvc
-    pvc_name, base_path = pvc.pvc_name.strip(), pvc.base_path.strip()
+    pvc_name, base_path = trim_space(pvc.pvc_name), trim_space(pvc.base_path)
     has_pvc = bool(
         pvc_name
         or base_path
         or pvc.create
-        or pvc.size.strip()
-        or pvc.storage_class_name.strip()
-        or pvc.access_mode.strip()
+        or trim_space(pvc.size)
+        or trim_space(pvc.storage_class_name)
+        or trim_space(pvc.access_mode)
     )
     if not storage_type and not has_pvc:
         return Storage(), False
@@ -116,7 +118,7 @@ def storage_from_config(config: CheckpointStorageConfig) -> tuple[Storage, bool]
             "when checkpoint storage is configured"
         )
     base_path = _normalize_storage_base_path(base_path)
-    if pvc.create and pvc.access_mode.strip() not in ("", "ReadWriteOnce", "ReadWriteMany"):
+    if pvc.create and trim_space(pvc.access_mode) not in ("", "ReadWriteOnce", "ReadWriteMany"):
         raise CheckpointRestoreError(
             f'checkpoint.storage.pvc.accessMode "{pvc.access_mode}" is not supported; '
             'expected "ReadWriteOnce" or "ReadWriteMany"'
@@ -132,7 +134,7 @@ def resolve_storage(checkpoint_id: str, version: str, config: CheckpointStorageC
             "checkpoint.storage: discovering the checkpoint storage from the snapshot agent's "
             "DaemonSets needs the cluster; not reproduced"
         )
-    base_path = storage.base_path.strip()
+    base_path = trim_space(storage.base_path)
     if not base_path:
         raise CheckpointRestoreError("checkpoint base path is required")
     if not base_path.startswith("/"):
@@ -140,9 +142,9 @@ def resolve_storage(checkpoint_id: str, version: str, config: CheckpointStorageC
     base_path = base_path.rstrip("/") or "/"
     location = f"{base_path.rstrip('/')}/{checkpoint_id}/versions/{artifact_version(version)}"
     return Storage(
-        type=storage.type.strip() or STORAGE_TYPE_PVC,
+        type=trim_space(storage.type) or STORAGE_TYPE_PVC,
         location=location,
-        pvc_name=storage.pvc_name.strip(),
+        pvc_name=trim_space(storage.pvc_name),
         base_path=base_path,
     )
 
@@ -169,14 +171,14 @@ def _targets(info: JSON) -> list[str]:
 
 def _parse_target_containers(value: str) -> list[str]:
     """ParseTargetContainers / TargetContainersFromAnnotations with at least one name."""
-    value = value.strip()
+    value = trim_space(value)
     if not value:
         raise CheckpointRestoreError(
             f"restore pod spec: missing required {TARGET_CONTAINERS_ANNOTATION} annotation"
         )
     names: list[str] = []
     for part in value.split(","):
-        name = part.strip()
+        name = trim_space(part)
         if not name:
             raise CheckpointRestoreError(
                 "restore pod spec: empty container name in "
@@ -350,8 +352,8 @@ def apply_restore_pod_metadata_with_storage_config(
     )
     annotations[TARGET_CONTAINERS_ANNOTATION] = format_target_containers(_targets(info))
     if ok:
-        if storage.type.strip():
-            annotations[CHECKPOINT_STORAGE_TYPE_ANNOTATION] = storage.type.strip()
-        base_path = storage.base_path.strip()
+        if trim_space(storage.type):
+            annotations[CHECKPOINT_STORAGE_TYPE_ANNOTATION] = trim_space(storage.type)
+        base_path = trim_space(storage.base_path)
         if base_path:
             annotations[CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION] = base_path.rstrip("/") or "/"

@@ -168,3 +168,49 @@ def dynamo_topology_label_key(domain: str) -> str:
 def kube_topology_source_annotation_keys() -> list[str]:
     """KubeTopologySourceAnnotationKeys: annotations the topology label controller reads."""
     return [KUBE_ANNOTATION_TOPOLOGY_LABEL_KEY, KUBE_ANNOTATION_TOPOLOGY_CLUSTER_TOPOLOGY_NAME]
+
+
+# --- constants of other operator packages, kept here so each has one home -----------------
+
+# Kinds and API versions (api/v1alpha1, api/v1beta1, Grove's API; provideroverride.GroveAPIVersion).
+DGD_KIND: Final = "DynamoGraphDeployment"
+DCD_KIND: Final = "DynamoComponentDeployment"
+PCS_KIND: Final = "PodCliqueSet"
+CHECKPOINT_KIND: Final = "DynamoCheckpoint"
+API_VERSION_V1BETA1: Final = "nvidia.com/v1beta1"
+GROVE_API_VERSION: Final = "grove.io/v1alpha1"
+
+# api/v1alpha1 common.go: the checkpoint CRD's (and v1alpha1 DGD's) GPU memory service modes.
+GMS_MODE_INTRA_POD_V1ALPHA1: Final = "intraPod"
+GMS_MODE_INTER_POD_V1ALPHA1: Final = "interPod"
+
+# api/v1alpha1 conversion: dgdConversionAnnotationPrefix (+ "spec" / "status"), annDCDSpec.
+DGD_CONVERSION_ANNOTATION_PREFIX: Final = "nvidia.com/dgd-"
+DGD_SPEC_ANNOTATION: Final = "nvidia.com/dgd-spec"
+DGD_STATUS_ANNOTATION: Final = "nvidia.com/dgd-status"
+DCD_SPEC_ANNOTATION: Final = "nvidia.com/dcd-spec"
+
+# internal/controller_common finalizer.go: finalizerName.
+FINALIZER: Final = "nvidia.com/finalizer"
+
+# github.com/ai-dynamo/snapshot api/v1alpha1 constants.go (the snapshot protocol).
+CHECKPOINT_ID_LABEL: Final = "nvidia.com/snapshot-checkpoint-id"
+RESTORE_TARGET_LABEL: Final = "nvidia.com/snapshot-is-restore-target"
+CHECKPOINT_SOURCE_LABEL: Final = "nvidia.com/snapshot-is-checkpoint-source"
+CHECKPOINT_ARTIFACT_VERSION_ANNOTATION: Final = "nvidia.com/snapshot-artifact-version"
+CHECKPOINT_STORAGE_TYPE_ANNOTATION: Final = "nvidia.com/snapshot-storage-type"
+CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION: Final = "nvidia.com/snapshot-storage-base-path"
+TARGET_CONTAINERS_ANNOTATION: Final = "nvidia.com/snapshot-target-containers"
+RESTORE_STATUS_ANNOTATION: Final = "nvidia.com/snapshot-restore-status"
+RESTORE_CONTAINER_ID_ANNOTATION: Final = "nvidia.com/snapshot-restore-container-id"
+
+# The API groups as apiVersion prefixes (what a kind's apiVersion starts with).
+API_GROUP_NVIDIA_PREFIX: Final = "nvidia.com/"
+API_GROUP_GROVE_PREFIX: Final = "grove.io/"
+API_VERSION_V1ALPHA1: Final = "nvidia.com/v1alpha1"
+
+# internal/controller_common resource.go: what the operator's sync step stamps.
+NVIDIA_ANNOTATION_HASH_KEY: Final = "nvidia.com/last-applied-hash"
+NVIDIA_ANNOTATION_GENERATION_KEY: Final = "nvidia.com/last-applied-generation"
+# api/v1alpha1 dynamocomponentdeployment_conversion.go: annDCDStatus.
+DCD_STATUS_ANNOTATION: Final = "nvidia.com/dcd-status"

@@ -22,12 +22,13 @@ import json
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
-from renderer.operator.typed_json import NotReproducedError
+from renderer.operator import consts
+from renderer.operator.errors import NotReproducedError
 
-ANN_DGD_SPEC = "nvidia.com/dgd-spec"
-ANN_DCD_SPEC = "nvidia.com/dcd-spec"
-MAIN = "main"
-DEFAULT_GPU = "nvidia.com/gpu"
+ANN_DGD_SPEC = consts.DGD_SPEC_ANNOTATION
+ANN_DCD_SPEC = consts.DCD_SPEC_ANNOTATION
+MAIN = consts.MAIN_CONTAINER_NAME
+DEFAULT_GPU = consts.KUBE_RESOURCE_GPU_NVIDIA
 SPOKE_DCD_SPEC = (
     "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoComponentDeploymentSpec"
 )
@@ -258,7 +259,7 @@ def _has_main(src: Obj) -> bool:
     return any(c.get("name") == MAIN for c in containers)
 
 
-FRONTEND_SIDECAR = "sidecar-frontend"
+FRONTEND_SIDECAR = consts.FRONTEND_SIDECAR_CONTAINER_NAME
 
 
 def _restored_default_frontend_sidecar(src: Obj, restored: Obj | None) -> Obj | None:

@@ -23,7 +23,7 @@ from renderer.operator.dcd_alpha import (
     set_or_drop,
     shm_needs_preservation,
 )
-from renderer.operator.typed_json import NotReproducedError
+from renderer.operator.errors import NotReproducedError
 
 _RESTORABLE = {
     "frontendSidecar",

@@ -14,6 +14,8 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.backend import BackendError
 
@@ -51,7 +53,7 @@ _SUFFIXES: Final = {
 
 def is_gpu_resource_name(name: str) -> bool:
     """isGPUResourceName: nvidia.com/gpu, gpu, */gpu, MIG shapes, gpu.* names."""
-    normalized = name.lower()
+    normalized = to_lower(name)
     return (
         normalized in (consts.KUBE_RESOURCE_GPU_NVIDIA, "gpu")
         or normalized.endswith("/gpu")
@@ -113,12 +115,13 @@ def extract_gpu_count_from_resource_requirements(resources: JSON | None) -> int:
 
 def _gpu_count_from_quantity(name: str, quantity: str | int | float) -> int:
     amount, text = quantity_fraction(quantity)
-    if amount.denominator != 1:
-        raise BackendError(f'GPU resource "{name}" quantity "{text}" must be a whole number')
-    value = int(amount)
-    if not -(2**63) <= value < 2**63:
-        raise BackendError(f"GPU resource {name!r} quantity {text!r} does not fit an int64")
-    return value
+    # Quantity.Value() rounds up and does not fit a value beyond int64, so CmpInt64 tells
+    # both a fraction and an overflow apart from the value: the same error.
+    if amount.denominator != 1 or not -(2**63) <= amount < 2**63:
+        raise BackendError(
+            f"GPU resource {go_quote(name)} quantity {go_quote(text)} must be a whole number"
+        )
+    return int(amount)
 
 
 def resolve_gpu_count(namespace: str, pod_spec: JSON | None, resources: JSON | None) -> int:
@@ -156,7 +159,7 @@ def resolve_gpu_count(namespace: str, pod_spec: JSON | None, resources: JSON | N
 
 def resource_claim_template_name(parent_name: str, component_name: str) -> str:
     """ResourceClaimTemplateName: ``<parent>-<component>-gpu``."""
-    return f"{parent_name}-{component_name.lower()}-gpu"
+    return f"{parent_name}-{to_lower(component_name)}-gpu"
 
 
 def apply_claim(pod_spec: JSON, claim_template_name: str) -> None:

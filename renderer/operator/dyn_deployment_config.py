@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from renderer.operator import consts as c
-from renderer.operator.typed_json import NotReproducedError
+from renderer.operator.errors import NotReproducedError
 
 JSON = dict[str, Any]
 _PATH = "DYN_DEPLOYMENT_CONFIG"
@@ -145,7 +145,7 @@ def parse_service_args(entry: Any) -> tuple[int | None, JSON | None]:
 
 def _quantity(value: str, name: str) -> str:
     from renderer.binding.quantity import QuantityError, marshal_quantity
-    from renderer.operator.backend import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
     from renderer.operator.graph_errors import DCDGenerationError
 
     try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
+from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts, dra
 from renderer.operator.backend import BACKEND_FRAMEWORK_VLLM, BackendError
@@ -176,13 +177,13 @@ def add_gpu_toleration(pod_spec: JSON) -> None:
     """addGPUToleration: tolerate the GPU taint once."""
     tolerations = pod_spec.get("tolerations") or []
     for toleration in tolerations:
-        if toleration.get("key", "") == "nvidia.com/gpu" and toleration.get("effect", "") == (
-            "NoSchedule"
-        ):
+        if toleration.get("key", "") == consts.KUBE_RESOURCE_GPU_NVIDIA and toleration.get(
+            "effect", ""
+        ) == ("NoSchedule"):
             return
     pod_spec["tolerations"] = [
         *tolerations,
-        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+        {"key": consts.KUBE_RESOURCE_GPU_NVIDIA, "operator": "Exists", "effect": "NoSchedule"},
     ]
 
 
@@ -206,7 +207,7 @@ def get_device_class_name(gms_spec: JSON | None) -> str:
 
 def gms_rct_name(service_name: str, rank: int) -> str:
     """gmsRCTName: ``<normalized service>-gpu-rank-<rank>``."""
-    return f"{service_name.replace('.', '-').lower()}-gpu-rank-{rank}"
+    return f"{to_lower(service_name.replace('.', '-'))}-gpu-rank-{rank}"
 
 
 def gms_resource_claim_template_configs(
@@ -252,7 +253,7 @@ def gms_resource_sharing_entries(service_name: str, roles: Sequence[RankedRole])
         if role.rank not in groups:
             groups[role.rank] = []
             order.append(role.rank)
-        groups[role.rank].append(role.name.lower())
+        groups[role.rank].append(to_lower(role.name))
     return [
         {
             "name": gms_rct_name(service_name, rank),

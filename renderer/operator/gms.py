@@ -116,7 +116,7 @@ def overlay_clients(
     GMS restoring from a checkpoint that has it enabled takes the component's settings
     (mode, device class, client containers): the snapshot's are only a record of capture.
     """
-    from renderer.operator.backend import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
 
     converted = to_alpha_spec(service_gms)
     if converted is None or not converted.get("enabled"):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator.errors import OperatorError
 from renderer.operator.gomarshal import (
     FIELDS_V1,
     INT_OR_STRING,
@@ -33,7 +34,7 @@ from renderer.operator.gomarshal import (
 )
 
 
-class MergeError(ValueError):
+class MergeError(OperatorError):
     """A merge whose Go result this emulation does not reproduce."""
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strings import to_lower as _go_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
 from renderer.operator.graph_env import is_worker_component, merge_envs
@@ -25,17 +26,19 @@ from renderer.operator.v1beta1_helpers import (
     compute_dynamo_namespace,
     ensure_main_container,
     ensure_pod_template,
+    get_component_by_name,
     get_main_container,
     get_pod_template_annotations,
     get_pod_template_labels,
+    has_epp_component,
     merge_low_priority_metadata,
 )
 from renderer.record import Record
 
 JSON = dict[str, Any]
 DCD_TYPE = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeployment"
-API_VERSION = "nvidia.com/v1beta1"
-KIND = "DynamoComponentDeployment"
+API_VERSION = c.API_VERSION_V1BETA1
+KIND = c.DCD_KIND
 
 __all__ = [
     "DCDGenerationError",
@@ -123,27 +126,15 @@ def get_dynamo_namespace(obj: JSON, service: JSON) -> str:
     """GetDynamoNamespace (also GetDynamoNamespaceForComponent on the DGD)."""
     meta = obj.get("metadata") or {}
     return compute_dynamo_namespace(
-        bool(service.get("globalDynamoNamespace")), meta.get("namespace", ""), meta.get("name", "")
+        bool(service.get("globalDynamoNamespace")),
+        str(meta.get("namespace") or ""),
+        str(meta.get("name") or ""),
     )
-
-
-def _go_lower(text: str) -> str:
-    """strings.ToLower: Unicode's simple (one-rune) lowercase mapping, rune by rune.
-
-    Python's str.lower applies the full mapping, which differs only for U+0130.
-    """
-    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
-
-
-def get_component_by_name(dgd: JSON, name: str) -> JSON | None:
-    from renderer.operator.v1beta1_helpers import get_component_by_name as by_name
-
-    return by_name(dgd, name)
 
 
 def get_dcd_resource_name(dgd: JSON, component_name: str, worker_suffix: str) -> str:
     """GetDCDResourceName: workers get ``-<suffix>`` when one is given."""
-    base = f"{(dgd.get('metadata') or {}).get('name', '')}-{_go_lower(component_name)}"
+    base = f"{(dgd.get('metadata') or {}).get('name') or ''}-{_go_lower(component_name)}"
     spec = get_component_by_name(dgd, component_name)
     if spec is not None and is_worker_component(spec.get("type", "")) and worker_suffix:
         return base + "-" + worker_suffix
@@ -169,14 +160,8 @@ def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
 # --- GenerateDynamoComponentsDeployments ----------------------------------------------------
 
 
-def _has_epp_component(dgd: JSON) -> bool:
-    from renderer.operator.v1beta1_helpers import has_component_type
-
-    return has_component_type(dgd, c.COMPONENT_TYPE_EPP)
-
-
 def _go_quote_list(items: list[str]) -> str:
-    from renderer.operator.backend import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
 
     return "[" + " ".join(go_quote(i) for i in items) + "]"
 
@@ -243,7 +228,7 @@ def generate_dynamo_components_deployments(
 
 
 def _go_quote_one(text: str) -> str:
-    from renderer.operator.backend import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
 
     return go_quote(text)
 
@@ -291,7 +276,7 @@ def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
         tpl["metadata"]["labels"][c.KUBE_LABEL_DYNAMO_WORKER_HASH] = (
             rolling_update_ctx.new_worker_hash
         )
-        if _has_epp_component(parent_dgd):
+        if has_epp_component(parent_dgd):
             labels[c.KUBE_LABEL_DYNAMO_COMPONENT_CLASS] = c.COMPONENT_CLASS_WORKER
             tpl["metadata"]["labels"][c.KUBE_LABEL_DYNAMO_COMPONENT_CLASS] = (
                 c.COMPONENT_CLASS_WORKER

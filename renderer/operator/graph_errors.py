@@ -6,6 +6,8 @@ both raise it without importing each other.
 
 from __future__ import annotations
 
+from renderer.operator.errors import OperatorError
 
-class DCDGenerationError(ValueError):
+
+class DCDGenerationError(OperatorError):
     """GenerateDynamoComponentsDeployments returned an error (the operator's message)."""

@@ -20,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
+from renderer.operator.errors import OperatorError
+from renderer.operator.graph_dcd import get_dynamo_namespace
 from renderer.operator.graph_env import (
     apply_kv_transfer_policy_topology_annotations,
     is_worker_component,
@@ -36,7 +39,6 @@ from renderer.operator.graph_grove_meta import (
     apply_restore_candidate_metadata,
     generate_annotations,
     generate_labels,
-    get_dynamo_namespace,
     metadata,
 )
 from renderer.operator.graph_grove_roles import (
@@ -80,7 +82,7 @@ __all__ = [
     "should_gate_grove_scaling_group_replicas",
 ]
 
-GROVE_API_VERSION = "grove.io/v1alpha1"
+GROVE_API_VERSION = consts.GROVE_API_VERSION
 CLIQUE_STARTUP_ANY_ORDER = "CliqueStartupTypeAnyOrder"
 
 
@@ -105,7 +107,7 @@ def generate_grove_pod_clique_set(
     marshal_pod_specs(pcs)
     return {
         "apiVersion": GROVE_API_VERSION,
-        "kind": "PodCliqueSet",
+        "kind": consts.PCS_KIND,
         "metadata": pcs["metadata"],
         "spec": pcs["spec"],
         # PodCliqueSetStatus: the two int32 fields without omitempty.
@@ -119,8 +121,8 @@ def marshal_pod_specs(pcs: JSON) -> None:
     The builders work on plain dicts; Go's output keeps empty structs (``resources: {}``)
     and drops empty omitempty fields, so the PCS equals the operator's only after this.
     """
+    from renderer.operator.errors import NotReproducedError
     from renderer.operator.gomarshal import GoMarshalError, marshal
-    from renderer.operator.typed_json import NotReproducedError
 
     for clique in pcs["spec"]["template"]["cliques"]:
         spec = clique["spec"]
@@ -238,7 +240,7 @@ def generate_grove_pod_clique_set_for(
                 topology_domains,
             )
             template["cliques"].append(clique)
-            clique_names.append(role.name.lower())
+            clique_names.append(to_lower(role.name))
         inter_pod_gms = is_inter_pod_gms_enabled(component)
         apply_clique_startup_dependencies(
             gang_set, roles, backend_framework, number_of_nodes, inter_pod_gms
@@ -285,7 +287,7 @@ def _gms_resource_claim_templates(
         configs = gms_resource_claim_template_configs(
             name, get_gpu_memory_service(component), get_main_container_resources(component), ranked
         )
-    except ValueError as exc:
+    except OperatorError as exc:
         raise GroveError(
             f"failed to build GMS ResourceClaimTemplate configs for component {name}: {exc}"
         ) from exc
@@ -323,7 +325,7 @@ def build_grove_scaling_group_config(  # noqa: PLR0917 - Go parameter order
     is_inter_pod_gms: bool,
 ) -> JSON:
     """buildGroveScalingGroupConfig: one PodCliqueScalingGroupConfig for the component."""
-    pcsg: JSON = {"cliqueNames": list(clique_names), "name": component_name.lower()}
+    pcsg: JSON = {"cliqueNames": list(clique_names), "name": to_lower(component_name)}
     replicas = component.get("replicas")
     if should_gate_grove_scaling_group_replicas(checkpoint_info):
         replicas = 0
@@ -395,11 +397,11 @@ def generate_pod_spec_for_role(  # noqa: PLR0917 - Go parameter order
                 operator_config, grove, service_name, checkpoint_info, None,
                 grove_cluster_topology_domains, container_gpus,
             )  # fmt: skip
-        except ValueError as exc:
+        except OperatorError as exc:
             raise GroveError(f"failed to generate base podSpec for GMS: {exc}") from exc
         try:
             gpu_count = get_gpu_count(get_main_container_resources(component))
-        except ValueError as exc:
+        except OperatorError as exc:
             raise GroveError(f"failed to get GPU count for GMS weight server: {exc}") from exc
         return gms_weight_server_pod_spec(base, role.rank, gpu_count)
     inter_pod_gms = is_inter_pod_gms_enabled(component)
@@ -446,7 +448,7 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
             role, component, backend_framework, dynamo_deployment, number_of_nodes,
             operator_config, component_name, checkpoint_info, grove_cluster_topology_domains,
         )  # fmt: skip
-    except ValueError as exc:
+    except OperatorError as exc:
         raise GroveError(f"failed to generate podSpec for role {role.name}: {exc}") from exc
     gms = role.role == ROLE_GMS
     info = checkpoint_info
@@ -494,9 +496,9 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
         "minAvailable": min_available,
         "podSpec": pod_spec,
         "replicas": replicas,
-        "roleName": role.name.lower(),
+        "roleName": to_lower(role.name),
     }
-    clique: JSON = {"name": role.name.lower(), "spec": clique_spec}
+    clique: JSON = {"name": to_lower(role.name), "spec": clique_spec}
     if not pcsg:
         topology = to_grove_topology_constraint(
             component.get("topologyConstraint"),

@@ -17,45 +17,48 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strings import trim_space
 from renderer.operator import consts
+from renderer.operator.errors import NotReproducedError, OperatorError
+from renderer.operator.graph_dcd import get_dcd_resource_name, get_dynamo_namespace
 from renderer.operator.graph_env import is_worker_component
-from renderer.operator.typed_json import NotReproducedError, unmarshal
+from renderer.operator.typed_json import unmarshal
 from renderer.operator.v1beta1_helpers import (
-    compute_dynamo_namespace,
     get_pod_template_annotations,
     get_pod_template_labels,
+    has_epp_component,
 )
 from renderer.sha256 import sha256_hex
 
 JSON = dict[str, Any]
 
 #: dgdConversionAnnotationPrefix + "spec" / "status" (api/v1alpha1 conversion).
-DGD_SPEC_ANNOTATION = "nvidia.com/dgd-spec"
-DGD_STATUS_ANNOTATION = "nvidia.com/dgd-status"
+DGD_SPEC_ANNOTATION = consts.DGD_SPEC_ANNOTATION
+DGD_STATUS_ANNOTATION = consts.DGD_STATUS_ANNOTATION
 ALPHA_DGD_SPEC_TYPE = (
     "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoGraphDeploymentSpec"
 )
 
 # internal/checkpointjob constants the restore metadata helpers clear or write.
-CHECKPOINT_SOURCE_LABEL = "nvidia.com/snapshot-is-checkpoint-source"
-CHECKPOINT_ID_LABEL = "nvidia.com/snapshot-checkpoint-id"
-RESTORE_TARGET_LABEL = "nvidia.com/snapshot-is-restore-target"
-CHECKPOINT_ARTIFACT_VERSION_ANNOTATION = "nvidia.com/snapshot-artifact-version"
-TARGET_CONTAINERS_ANNOTATION = "nvidia.com/snapshot-target-containers"
-RESTORE_STATUS_ANNOTATION = "nvidia.com/snapshot-restore-status"
-RESTORE_CONTAINER_ID_ANNOTATION = "nvidia.com/snapshot-restore-container-id"
+CHECKPOINT_SOURCE_LABEL = consts.CHECKPOINT_SOURCE_LABEL
+CHECKPOINT_ID_LABEL = consts.CHECKPOINT_ID_LABEL
+RESTORE_TARGET_LABEL = consts.RESTORE_TARGET_LABEL
+CHECKPOINT_ARTIFACT_VERSION_ANNOTATION = consts.CHECKPOINT_ARTIFACT_VERSION_ANNOTATION
+TARGET_CONTAINERS_ANNOTATION = consts.TARGET_CONTAINERS_ANNOTATION
+RESTORE_STATUS_ANNOTATION = consts.RESTORE_STATUS_ANNOTATION
+RESTORE_CONTAINER_ID_ANNOTATION = consts.RESTORE_CONTAINER_ID_ANNOTATION
 RESTORE_STATUS_ANNOTATION_PREFIX = RESTORE_STATUS_ANNOTATION + "."
 RESTORE_CONTAINER_ID_ANNOTATION_PREFIX = RESTORE_CONTAINER_ID_ANNOTATION + "."
-CHECKPOINT_STORAGE_TYPE_ANNOTATION = "nvidia.com/snapshot-storage-type"
-CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION = "nvidia.com/snapshot-storage-base-path"
+CHECKPOINT_STORAGE_TYPE_ANNOTATION = consts.CHECKPOINT_STORAGE_TYPE_ANNOTATION
+CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION = consts.CHECKPOINT_STORAGE_BASE_PATH_ANNOTATION
 STARTUP_POLICY_IMMEDIATE = "Immediate"
 STARTUP_POLICY_WAIT = "WaitForCheckpoint"
 
 
-class GroveError(ValueError):
+class GroveError(OperatorError):
     """The operator refuses to generate the Grove GangSet (its message, without the
     controller's stage prefix). What this emulation does not reproduce is a
-    typed_json.NotReproducedError instead."""
+    NotReproducedError instead."""
 
 
 def _str_map(value: object) -> dict[str, str]:
@@ -66,28 +69,6 @@ def metadata(obj: JSON) -> JSON:
     """``metadata`` of an object (empty dict when absent)."""
     meta = obj.get("metadata")
     return meta if isinstance(meta, dict) else {}
-
-
-def get_dynamo_namespace(dgd: JSON, component: JSON) -> str:
-    """GetDynamoNamespace for a component of the DGD."""
-    meta = metadata(dgd)
-    return compute_dynamo_namespace(
-        bool(component.get("globalDynamoNamespace")),
-        str(meta.get("namespace") or ""),
-        str(meta.get("name") or ""),
-    )
-
-
-def get_dcd_resource_name(dgd: JSON, component_name: str) -> str:
-    """GetDCDResourceName with no worker suffix: ``<dgd name>-<lower component>``."""
-    return f"{metadata(dgd).get('name') or ''}-{component_name.lower()}"
-
-
-def has_epp_component(dgd: JSON) -> bool:
-    """HasEPPComponent."""
-    from renderer.operator.v1beta1_helpers import has_component_type
-
-    return has_component_type(dgd, consts.COMPONENT_TYPE_EPP)
 
 
 def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, JSON, JSON] | None:
@@ -184,7 +165,7 @@ def _system_labels(
     component_name: str,
     alpha: tuple[str, JSON, JSON] | None,
 ) -> None:
-    labels[consts.KUBE_LABEL_DYNAMO_SELECTOR] = get_dcd_resource_name(dgd, component_name)
+    labels[consts.KUBE_LABEL_DYNAMO_SELECTOR] = get_dcd_resource_name(dgd, component_name, "")
     labels[consts.KUBE_LABEL_DYNAMO_GRAPH_DEPLOYMENT_NAME] = str(metadata(dgd).get("name") or "")
     labels[consts.KUBE_LABEL_DYNAMO_COMPONENT] = component_name
     component_type = str(component.get("type") or "")
@@ -248,7 +229,7 @@ def _clear_restore_status_keys(annotations: dict[str, str]) -> None:
 
 def format_target_containers(names: list[str]) -> str:
     """FormatTargetContainers: trimmed, empty names dropped, comma-joined."""
-    return ",".join(n.strip() for n in names if n.strip())
+    return ",".join(trim_space(n) for n in names if trim_space(n))
 
 
 def apply_restore_pod_metadata_cleared(labels: dict[str, str], annotations: dict[str, str]) -> None:

@@ -16,9 +16,15 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
-from renderer.operator.typed_json import NotReproducedError
-from renderer.operator.v1beta1_helpers import get_number_of_nodes, is_inter_pod_gms_enabled
+from renderer.operator.errors import NotReproducedError
+from renderer.operator.v1beta1_helpers import (
+    get_number_of_nodes,
+    is_grove_scaling_group_forced,
+    is_inter_pod_gms_enabled,
+    uses_pcsg,
+)
 
 JSON = dict[str, Any]
 
@@ -72,21 +78,6 @@ def _experimental(component: JSON) -> JSON:
 def _sub(spec: JSON, key: str) -> JSON | None:
     value = spec.get(key)
     return value if isinstance(value, dict) else None
-
-
-def is_grove_scaling_group_forced(component: JSON) -> bool:
-    """IsGroveScalingGroupForced: ``experimental.grove.forceScalingGroup``."""
-    grove = _sub(_experimental(component), "grove")
-    return grove is not None and bool(grove.get("forceScalingGroup"))
-
-
-def uses_pcsg(component: JSON) -> bool:
-    """UsesPCSG: multinode, inter-pod GMS or a forced scaling group."""
-    return (
-        get_number_of_nodes(component) > 1
-        or is_inter_pod_gms_enabled(component)
-        or is_grove_scaling_group_forced(component)
-    )
 
 
 def is_inter_pod_failover_enabled(component: JSON) -> bool:
@@ -189,7 +180,7 @@ def _replicas(component: JSON) -> int | None:
 
 def longest_pod_clique_name_for_dgd_component(component_name: str, component: JSON | None) -> str:
     """LongestPodCliqueNameForDGDComponent: the longest lowercased clique name."""
-    lower = component_name.lower()
+    lower = to_lower(component_name)
     if component is None or not uses_pcsg(component):
         return lower
     longest = lower
@@ -197,7 +188,7 @@ def longest_pod_clique_name_for_dgd_component(component_name: str, component: JS
         component_name, _replicas(component), get_number_of_nodes(component), component
     )
     for role in roles:
-        role_name = role.name.lower()
+        role_name = to_lower(role.name)
         if len(role_name) > len(longest):
             longest = role_name
     return longest
@@ -220,7 +211,7 @@ def pcs_name_for_dgd(dgd_name: str, components: list[JSON]) -> str:
     max_budget = 0
     for component in components:
         name = str(component.get("name") or "")
-        lower = name.lower()
+        lower = to_lower(name)
         if uses_pcsg(component):
             budget = _blen(lower) + _blen(
                 longest_pod_clique_name_for_dgd_component(name, component)
@@ -268,7 +259,7 @@ def apply_clique_startup_dependencies(
     workers: list[str] = []
     gms_by_rank: dict[int, str] = {}
     for role in roles:
-        clique_name = role.name.lower()
+        clique_name = to_lower(role.name)
         if role.role == ROLE_LEADER:
             leader = clique_name
         elif role.role == ROLE_WORKER:
@@ -278,7 +269,7 @@ def apply_clique_startup_dependencies(
     has_dependencies = False
     template = gang_set["spec"]["template"]
     for clique in template.get("cliques") or []:
-        found = next((r for r in roles if r.name.lower() == clique.get("name")), None)
+        found = next((r for r in roles if to_lower(r.name) == clique.get("name")), None)
         if found is None:
             continue
         starts_after: list[str] = []

@@ -14,8 +14,8 @@ from typing import Any
 
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
+from renderer.operator.errors import NotReproducedError
 from renderer.operator.graph_grove_meta import GroveError
-from renderer.operator.typed_json import NotReproducedError
 
 JSON = dict[str, Any]
 
@@ -67,7 +67,7 @@ def grove_update_strategy_from_annotations(annotations: Mapping[str, str]) -> st
 
 
 def _go_q(text: str) -> str:
-    from renderer.operator.backend import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
 
     return go_quote(text)
 

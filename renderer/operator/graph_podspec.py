@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.component_common import (
@@ -39,6 +40,8 @@ from renderer.operator.component_common import (
 )
 from renderer.operator.component_defaults import component_defaults_factory
 from renderer.operator.config import OperatorConfig
+from renderer.operator.errors import OperatorError
+from renderer.operator.failover import is_intra_pod_failover_enabled
 from renderer.operator.gomerge import MergeError, merge_override
 from renderer.operator.graph_env import (
     add_standard_env_vars,
@@ -62,7 +65,6 @@ from renderer.operator.v1beta1_helpers import (
     get_pod_template_annotations,
     get_pod_template_labels,
     is_inter_pod_gms_enabled,
-    is_intra_pod_failover_enabled,
 )
 
 JSON = dict[str, Any]
@@ -70,7 +72,7 @@ JSON = dict[str, Any]
 ContainerGPUCount = Callable[[], int]
 
 
-class PodSpecError(ValueError):
+class PodSpecError(OperatorError):
     """The operator would fail (an ``error`` returned) or this emulation refuses the input.
 
     ``message`` is the operator's wording where the operator fails.
@@ -355,12 +357,12 @@ def _append_discovered_image_pull_secrets(
 
 
 def _raise_go_error(func: Callable[..., None], *args: Any) -> None:
-    """Call a helper that raises ValueError with the operator's message, as PodSpecError."""
+    """Call a helper that raises OperatorError with the operator's message, as PodSpecError."""
     try:
         func(*args)
     except PodSpecError:
         raise
-    except ValueError as exc:
+    except OperatorError as exc:
         raise PodSpecError(str(exc)) from None
 
 
@@ -376,14 +378,14 @@ def _apply_intra_pod_gms(
     claim = dra.resource_claim_template_name(parent_graph_deployment_name, service_name)
     try:
         dra.apply_claim(pod_spec, claim)
-    except ValueError as exc:
+    except OperatorError as exc:
         raise PodSpecError(f"failed to apply DRA claim for GMS: {exc}") from None
     gms.ensure_server_sidecar(pod_spec, pod_spec["containers"][0])
     for name in gms_spec.get("extraClientContainers") or []:
         client = next((c for c in pod_spec["containers"] if c.get("name", "") == name), None)
         if client is None:
             raise PodSpecError(
-                f"gpuMemoryService extra client container {name!r} disappeared while"
+                f"gpuMemoryService extra client container {go_quote(name)} disappeared while"
                 " rendering the pod"
             )
         gms.ensure_client(pod_spec, client)
@@ -398,7 +400,7 @@ def _build_failover_pod(pod_spec: JSON, number_of_nodes: int, backend_framework:
         ) from None
     try:
         build_failover_pod(pod_spec, number_of_nodes, backend_framework)
-    except ValueError as exc:
+    except OperatorError as exc:
         raise PodSpecError(f"failed to build failover pod: {exc}") from None
 
 
@@ -430,7 +432,7 @@ def merge_frontend_sidecar_defaults(
             merged: JSON = merge_override(base, deep_copy(user), "Container")
         except MergeError as exc:
             raise PodSpecError(
-                f"failed to merge frontend sidecar {sidecar_name!r}: {exc}"
+                f"failed to merge frontend sidecar {go_quote(sidecar_name)}: {exc}"
             ) from None
         merged["env"] = merge_envs(base_env, user.get("env"))
         add_standard_env_vars(merged, operator_config)
@@ -439,7 +441,9 @@ def merge_frontend_sidecar_defaults(
         )
         pod_spec["containers"][i] = merged
         return
-    raise PodSpecError(f"frontendSidecar {sidecar_name!r} does not match any podTemplate container")
+    raise PodSpecError(
+        f"frontendSidecar {go_quote(sidecar_name)} does not match any podTemplate container"
+    )
 
 
 def generate_pod_spec_for_component(  # noqa: PLR0917 - Go parameter order

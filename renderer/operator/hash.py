@@ -13,12 +13,11 @@ SHA-256, first 8 hex characters.
 from __future__ import annotations
 
 import json
-import re
-from functools import cache
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
+from renderer.operator.errors import OperatorError
 from renderer.sha256 import sha256_hex
 
 JSON = dict[str, Any]
@@ -29,59 +28,19 @@ DCD_SPEC_TYPE = (
 MINIMUM_HASHED_RUNTIME_VERSION = (1, 5, 0)
 _U64 = 2**64
 
-_NUM = r"(0|[1-9][0-9]*)"
-_PRE_ID = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
-_TAIL = rf"(?:-({_PRE_ID}(?:\.{_PRE_ID})*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
-# runtimeversion.imageTagPattern, and Masterminds semver's StrictNewVersion grammar.
 
-
-@cache
-def _image_tag_pattern() -> re.Pattern[str]:
-    return re.compile(rf"^[vV]?{_NUM}\.{_NUM}\.{_NUM}{_TAIL}")
-
-
-@cache
-def _strict() -> re.Pattern[str]:
-    return re.compile(rf"^{_NUM}\.{_NUM}\.{_NUM}{_TAIL}")
-
-
-class WorkerHashError(ValueError):
+class WorkerHashError(OperatorError):
     """ComputeDGDWorkersSpecHash returned an error (the operator's message)."""
 
 
-def _strict_version(text: str) -> tuple[int, int, int] | None:
-    match = _strict().match(text)
-    if match is None:
-        return None
-    parts = tuple(int(match.group(i)) for i in (1, 2, 3))
-    if any(p >= _U64 for p in parts):
-        return None
-    return parts[0], parts[1], parts[2]
-
-
-def _image_tag(image: str) -> str:
-    ref = image.strip()
-    if "@" in ref:
-        ref = ref[: ref.index("@")]
-    last_slash, last_colon = ref.rfind("/"), ref.rfind(":")
-    if last_colon <= last_slash:
-        return ""
-    return ref[last_colon + 1 :]
-
-
 def resolve_runtime_version(image: str, override: str) -> tuple[int, int, int] | None:
-    """runtimeversion.Resolve: the override (strict semver) or the image tag; None on error."""
-    if override:
-        return _strict_version(override)
-    tag = _image_tag(image)
-    if not tag:
+    """runtimeversion.Resolve with its error as None (the hash then leaves the version out)."""
+    from renderer.operator.admission.runtimeversion import VersionError, resolve
+
+    try:
+        return resolve(image, override)
+    except VersionError:
         return None
-    trimmed = tag.strip()
-    if not _image_tag_pattern().match(trimmed):
-        return None
-    if trimmed[:1] in ("v", "V"):
-        trimmed = trimmed[1:]
-    return _strict_version(trimmed)
 
 
 def resolved_runtime_version_for_hash(component: JSON | None) -> str:
@@ -92,7 +51,7 @@ def resolved_runtime_version_for_hash(component: JSON | None) -> str:
 
     main = get_main_container(component)
     image = (main or {}).get("image", "")
-    version = resolve_runtime_version(image, component.get("runtimeVersionOverride", ""))
+    version = resolve_runtime_version(image, component.get("runtimeVersionOverride") or "")
     if version is None or version < MINIMUM_HASHED_RUNTIME_VERSION:
         return ""
     return "{}.{}.{}".format(*version)

@@ -12,6 +12,7 @@ selects the engine (primary or shadow) within the rank.
 
 from __future__ import annotations
 
+from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.record import FrozenRecord
 
@@ -36,7 +37,7 @@ class GroveMultinodeDeployer(FrozenRecord):
         """GetLeaderHostname: the leader clique's pod (index 0, or this engine's index)."""
         pod_index = "$(GROVE_PCLQ_POD_INDEX)" if self.is_inter_pod_gms else "0"
         return (
-            f"$(GROVE_PCSG_NAME)-$(GROVE_PCSG_INDEX)-{service_name.lower()}-"
+            f"$(GROVE_PCSG_NAME)-$(GROVE_PCSG_INDEX)-{to_lower(service_name)}-"
             f"{consts.GROVE_ROLE_SUFFIX_LEADER}-{pod_index}.$(GROVE_HEADLESS_SERVICE)"
         )
 
@@ -52,7 +53,7 @@ class GroveMultinodeDeployer(FrozenRecord):
 
     def get_host_names(self, service_name: str, number_of_nodes: int) -> list[str]:
         """GetHostNames: the leader, then every worker node."""
-        name = service_name.lower()
+        name = to_lower(service_name)
         hostnames = [self.get_leader_hostname(service_name)]
         worker = consts.GROVE_ROLE_SUFFIX_WORKER
         if self.is_inter_pod_gms:

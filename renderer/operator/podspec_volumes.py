@@ -7,17 +7,15 @@ Functions raise ValueError with the operator's message where the Go ones return 
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.operator import consts
+from renderer.operator.errors import OperatorError
 
 JSON = dict[str, Any]
 
-_DEFAULT_VLLM_CACHE_MOUNT_POINT = "/root/.cache/vllm"
-
-
-def go_quote(text: str) -> str:
-    """fmt's %q for the plain names these messages carry."""
-    return json.dumps(text, ensure_ascii=False)
+_DEFAULT_VLLM_CACHE_MOUNT_POINT = consts.DEFAULT_VLLM_CACHE_MOUNT_POINT
 
 
 def get_default_compilation_cache_mount_point(backend_framework: str) -> str:
@@ -35,12 +33,12 @@ def apply_compilation_cache(container: JSON, component: JSON, backend_framework:
         return
     pvc_name = cache.get("pvcName", "")
     if pvc_name == "":
-        raise ValueError("compilationCache.pvcName is required when compilationCache is set")
+        raise OperatorError("compilationCache.pvcName is required when compilationCache is set")
     mount_path = cache.get("mountPath", "")
     if mount_path == "":
         mount_path = get_default_compilation_cache_mount_point(backend_framework)
         if mount_path == "":
-            raise ValueError(
+            raise OperatorError(
                 "compilationCache.mountPath is required for backend framework"
                 f" {backend_framework} (no default available)"
             )
@@ -56,12 +54,12 @@ def apply_compilation_cache(container: JSON, component: JSON, backend_framework:
             normalized.append(mount)
             continue
         if mount.get("name", "") != pvc_name:
-            raise ValueError(
+            raise OperatorError(
                 f"compilationCache.mountPath {go_quote(mount_path)} is already used by volume"
                 f" {go_quote(mount.get('name', ''))}"
             )
         if mount.get("readOnly"):
-            raise ValueError(
+            raise OperatorError(
                 f"compilation cache volume {go_quote(pvc_name)} at {go_quote(mount_path)}"
                 " must be writable"
             )
@@ -78,9 +76,9 @@ def validate_container_volume_mounts(volume_mounts: list[JSON] | None) -> None:
     """validateContainerVolumeMounts: every mount has a name and a path."""
     for mount in volume_mounts or []:
         if mount.get("name", "") == "":
-            raise ValueError("volumeMount.name is required")
+            raise OperatorError("volumeMount.name is required")
         if mount.get("mountPath", "") == "":
-            raise ValueError(f"volumeMount.mountPath is required for {mount['name']}")
+            raise OperatorError(f"volumeMount.mountPath is required for {mount['name']}")
 
 
 def apply_compilation_cache_volume(pod_spec: JSON, compilation_cache: JSON | None) -> None:
@@ -94,19 +92,19 @@ def apply_compilation_cache_volume(pod_spec: JSON, compilation_cache: JSON | Non
             continue
         claim = volume.get("persistentVolumeClaim")
         if claim is None:
-            raise ValueError(
+            raise OperatorError(
                 f"compilation cache volume {go_quote(volume.get('name', ''))} must reference"
                 f" PVC {go_quote(pvc_name)}"
             )
         if claim.get("claimName", "") != pvc_name:
-            raise ValueError(
+            raise OperatorError(
                 f"compilation cache volume {go_quote(volume.get('name', ''))} references PVC"
                 f" {go_quote(claim.get('claimName', ''))} instead of {go_quote(pvc_name)}"
             )
         if claim.get("readOnly"):
-            raise ValueError(f"compilation cache PVC {go_quote(pvc_name)} must be writable")
+            raise OperatorError(f"compilation cache PVC {go_quote(pvc_name)} must be writable")
         if found:
-            raise ValueError(
+            raise OperatorError(
                 f"compilation cache volume {go_quote(pvc_name)} is defined more than once"
             )
         found = True

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE
+from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.record import Record
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ DCD_STAGE = "failed to generate the DynamoComponentsDeployments: "
 WORKER_HASH_STAGE = "compute worker hash: "
 
 
-class OperatorRenderError(ValueError):
+class OperatorRenderError(OperatorError):
     """The pinned operator refuses to render this DGD (its message, with the stage prefix)."""
 
     def __init__(
@@ -189,7 +190,7 @@ def render_operator(
         if grove:  # the created object: the controller's refusal, with its stage
             raise OperatorRenderError(GROVE_STAGE + str(err), resolution) from None
         pcs_error = GROVE_STAGE + str(err)  # the path the operator does not take
-    except ValueError as err:
+    except (OperatorError, NotReproducedError) as err:
         if grove:
             raise  # the created object: its refusal (or what is not reproduced) stands
         pcs_error = str(err)  # the path the operator does not take

@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.operator.errors import OperatorError
+
 _PORT = re.compile(r":[0-9]*\Z")
 
 
@@ -22,7 +25,7 @@ def get_host(some_url: str) -> str:
     (its "port" is not a number) has none, so the operator discovers no secret for it.
     """
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in some_url):
-        raise ValueError(f"invalid control character in URL {some_url!r}")
+        raise OperatorError(f"invalid control character in URL {go_quote(some_url)}")
     if "://" not in some_url:
         some_url = "dummy://" + some_url
     rest = some_url.split("://", 1)[1]
@@ -31,16 +34,16 @@ def get_host(some_url: str) -> str:
     if host.startswith("["):
         end = host.find("]")
         if end < 0:
-            raise ValueError(f"missing ']' in host of {some_url!r}")
+            raise OperatorError(f"missing ']' in host of {go_quote(some_url)}")
         port = host[end + 1 :]
         if port and not _PORT.match(port):
-            raise ValueError(f"invalid port {port!r} after host of {some_url!r}")
+            raise OperatorError(f"invalid port {go_quote(port)} after host of {go_quote(some_url)}")
     elif ":" in host:
         port = host[host.rindex(":") :]
         if not _PORT.match(port):
-            raise ValueError(f"invalid port {port!r} after host of {some_url!r}")
+            raise OperatorError(f"invalid port {go_quote(port)} after host of {go_quote(some_url)}")
     if host == "":
-        raise ValueError(f"no host found in URL {some_url!r}")
+        raise OperatorError(f"no host found in URL {go_quote(some_url)}")
     return host
 
 

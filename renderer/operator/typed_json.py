@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 from renderer.gojson import encode_string
+from renderer.operator.errors import NotReproducedError
 
 MODULE = "github.com/ai-dynamo/dynamo/deploy/operator"
 V1BETA1 = MODULE + "/api/v1beta1."
@@ -44,15 +45,6 @@ _FLAT: dict[str, list[dict[str, Any]]] = {}
 _KNOWN: dict[str, frozenset[str]] = {}
 _ZERO_STRUCT: dict[str, str] = {}
 _KEY_TEXT: dict[str, str] = {}
-
-
-class NotReproducedError(ValueError):
-    """The emulation cannot write what the operator writes for this value; names the path."""
-
-    def __init__(self, message: str, path: str) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
-        self.message = message
-        self.path = path
 
 
 def unmarshal(raw: str, path: str) -> Any:

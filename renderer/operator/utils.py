@@ -11,15 +11,9 @@ import re
 from functools import cache
 from typing import Any
 
+from renderer.goruntime.strings import fields as go_fields
+
 JSON = dict[str, Any]
-
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-
-
-@cache
-def _fields() -> re.Pattern[str]:
-    return re.compile(f"[^{_GO_SPACE}]+")
-
 
 _BASH_C_SPECIAL = frozenset(" \t\n'\"\\{}[]$`!")
 
@@ -32,11 +26,6 @@ def _shell_safe_token() -> re.Pattern[str]:
 @cache
 def _python_command() -> re.Pattern[str]:
     return re.compile(r"(.*/)?(python[0-9]*(\.[0-9]+)*)\Z")
-
-
-def go_fields(text: str) -> list[str]:
-    """strings.Fields: split around runs of Unicode white space (Go's unicode.IsSpace)."""
-    return _fields().findall(text)
 
 
 def is_python_command(cmd: str) -> bool:

@@ -86,22 +86,32 @@ def is_inter_pod_gms_enabled(component: JSON) -> bool:
     return gms is not None and gms.get("mode", "") == "InterPod"
 
 
-def is_intra_pod_failover_enabled(component: JSON | None) -> bool:
-    """IsIntraPodFailoverEnabled (failover.go): failover set with mode empty or IntraPod."""
-    if component is None or component.get("experimental") is None:
-        return False
-    failover = component["experimental"].get("failover")
-    if failover is None:
-        return False
-    return failover.get("mode", "") in {"", "IntraPod"}
-
-
 def get_number_of_nodes(component: JSON) -> int:
-    """GetNumberOfNodes: multinode.nodeCount, else 1."""
+    """GetNumberOfNodes: multinode.nodeCount (a JSON null decodes to Go's zero), else 1."""
     multinode = component.get("multinode")
     if multinode is not None:
-        return int(multinode.get("nodeCount", 0))
+        return int(multinode.get("nodeCount") or 0)
     return 1
+
+
+def is_multinode(component: JSON) -> bool:
+    """IsMultinode."""
+    return get_number_of_nodes(component) > 1
+
+
+def is_grove_scaling_group_forced(component: JSON) -> bool:
+    """IsGroveScalingGroupForced: ``experimental.grove.forceScalingGroup``."""
+    grove = (component.get("experimental") or {}).get("grove")
+    return grove is not None and bool(grove.get("forceScalingGroup"))
+
+
+def uses_pcsg(component: JSON) -> bool:
+    """UsesPCSG: multinode, inter-pod GMS or a forced scaling group."""
+    return (
+        get_number_of_nodes(component) > 1
+        or is_inter_pod_gms_enabled(component)
+        or is_grove_scaling_group_forced(component)
+    )
 
 
 def compute_dynamo_namespace(
@@ -154,6 +164,11 @@ def get_component_by_name(dgd: JSON, name: str) -> JSON | None:
     if found is not None and found.get("name", "") != name:  # renamed since: look again
         return next((c for c in dgd["spec"]["components"] if c.get("name", "") == name), None)
     return found
+
+
+def has_epp_component(dgd: JSON) -> bool:
+    """HasEPPComponent (a DynamoGraphDeployment method)."""
+    return has_component_type(dgd, consts.COMPONENT_TYPE_EPP)
 
 
 def has_component_type(dgd: JSON, component_type: str) -> bool:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from renderer import EMULATED_OPERATOR
 from renderer.errors import InputError
+from renderer.operator import consts
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
@@ -180,9 +181,9 @@ def admit(
     refuses it, or when it has no namespace."""
     from renderer.operator.admission.errors import AdmissionError
     from renderer.operator.admission.pipeline import admit_with_warnings
-    from renderer.operator.typed_json import NotReproducedError
+    from renderer.operator.errors import NotReproducedError
     from renderer.operator_settings import default_operator_config
-    from renderer.render.locate import admission_error, not_reproduced
+    from renderer.render.locate import admission_error, internal_error, not_reproduced
 
     ns = _namespace(dgd, namespace)
     base = config if config is not None else default_operator_config(namespace_restricted=ns)
@@ -190,10 +191,12 @@ def admit(
         admitted, warnings = admit_with_warnings(
             dgd.data, namespace=ns, config=_checkpointing(base)
         )
-    except AdmissionError as exc:
-        raise admission_error(dgd, exc) from None
     except NotReproducedError as exc:
         raise not_reproduced(dgd, exc) from None
+    except AdmissionError as exc:
+        raise admission_error(dgd, exc) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise internal_error(dgd, exc) from exc
     where = dgd.where(("metadata", "name"))
     return Admission(
         admitted,
@@ -277,9 +280,14 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     lookups: Lookups,
 ) -> RenderResult:
     from renderer.operator.admission.errors import AdmissionError
+    from renderer.operator.errors import NotReproducedError, OperatorError
     from renderer.operator.render import OperatorRenderError, render_operator, workload_provider
-    from renderer.operator.typed_json import NotReproducedError
-    from renderer.render.locate import admission_error, not_reproduced, render_refusal
+    from renderer.render.locate import (
+        admission_error,
+        internal_error,
+        not_reproduced,
+        render_refusal,
+    )
     from renderer.render.snapshots import resolve_snapshots
 
     chosen = target or _PROVIDER_TARGET.get(workload_provider(admitted), TARGET_GROVE)
@@ -304,16 +312,17 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
             worker_hash=admitted_hash,
             only=chosen,
         )
-    except AdmissionError as exc:
-        raise admission_error(dgd, exc) from None
     except NotReproducedError as exc:
         raise not_reproduced(dgd, exc) from None
+    except AdmissionError as exc:
+        raise admission_error(dgd, exc) from None
     except OperatorRenderError as exc:
         raise render_refusal(dgd, exc.message) from None
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-        # The emulation's own refusals are ValueErrors with the operator's text; anything
-        # else is an input it was not built for: fail closed, never render a guess.
+    except OperatorError as exc:
         raise render_refusal(dgd, f"{type(exc).__name__}: {exc}") from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # Neither of the port's two expected errors: a defect of the port, not a refusal.
+        raise internal_error(dgd, exc) from exc
     objects = [_kubernetes_order(o) for o in _chosen_objects(dgd, result, chosen)]
     if resolution.renames:
         objects = [_renamed(obj, resolution.renames) for obj in objects]
@@ -440,7 +449,7 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
     for obj in objects:
         meta = obj.get("metadata") or {}
         name = str(meta.get("name", ""))
-        component = str((meta.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
+        component = str((meta.get("labels") or {}).get(consts.KUBE_LABEL_DYNAMO_COMPONENT, ""))
         if name in seen:
             raise fail(
                 f"{obj.get('kind')}s", name, component, "the second would overwrite the first"
@@ -449,7 +458,7 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
         seen_cliques: set[str] = set()
         for clique in (obj.get("spec") or {}).get("template", {}).get("cliques") or []:
             clique_name = str(clique.get("name", ""))
-            owner = str((clique.get("labels") or {}).get("nvidia.com/dynamo-component", ""))
+            owner = str((clique.get("labels") or {}).get(consts.KUBE_LABEL_DYNAMO_COMPONENT, ""))
             if clique_name in seen_cliques:
                 raise fail(
                     "Grove cliques",

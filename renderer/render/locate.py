@@ -1,12 +1,12 @@
 """The operator emulation's refusals as InputError at the field's file:line:column.
 
-- ``AdmissionError`` (webhook refusals, and ``NotReproducedError`` for what the admission
-  emulation does not reproduce) carries a path into the input document.
-- ``typed_json.NotReproducedError`` names a dotted field of the admitted v1beta1 DGD
-  (``spec.components[VllmWorker].experimental...``): located at that component.
+- ``AdmissionError`` (webhook refusals) carries a path into the input document.
+- ``NotReproducedError`` names a path into the input document, or a dotted field of the
+  admitted v1beta1 DGD (``spec.components[VllmWorker].experimental...``): located there.
 - Anything else the render path raises (``OperatorRenderError``, Grove/DCD generation
   errors) carries the operator's message only: located at the component it names, else at
   the DGD's name.
+- Any other exception is a defect of the port: ``internal_error`` (its own exit code).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from renderer.errors import InputError
+from renderer.errors import InputError, InternalError
 from renderer.source.model import Path, SourceObject
 
 _INDEX = re.compile(r"\[([^\]]*)\]")
@@ -63,23 +63,25 @@ def dotted_to_path(dgd: SourceObject, dotted: str) -> Path:
 
 
 def admission_error(dgd: SourceObject, exc: Any) -> InputError:
-    """An AdmissionError (or NotReproducedError) at the field it names."""
-    from renderer.operator.admission.errors import NotReproducedError
-
-    message = str(exc.message)
-    if isinstance(exc, NotReproducedError):
-        message = f"not reproduced (the operator's result is not known here): {message}"
-    return _error(dgd, tuple(exc.path) or ("metadata", "name"), message)
+    """An AdmissionError at the field it names."""
+    return _error(dgd, tuple(exc.path) or ("metadata", "name"), str(exc.message))
 
 
 def not_reproduced(dgd: SourceObject, exc: Any) -> InputError:
-    """typed_json.NotReproducedError: exit 2 naming the field."""
-    path = dotted_to_path(dgd, str(exc.path)) if exc.path else ("metadata", "name")
+    """NotReproducedError: exit 2 at the field it names (an input path, or a dotted path of
+    the admitted DGD)."""
+    if isinstance(exc.path, str):
+        path = dotted_to_path(dgd, exc.path) if exc.path else ("metadata", "name")
+    else:
+        path = tuple(exc.path) or ("metadata", "name")
     return _error(
-        dgd,
-        path,
-        f"not reproduced (the operator's result is not known here): {exc}",
+        dgd, path, f"not reproduced (the operator's result is not known here): {exc.message}"
     )
+
+
+def internal_error(dgd: SourceObject, exc: BaseException) -> InternalError:
+    """An exception the port does not raise on purpose: a defect, at the DGD's name."""
+    return InternalError(f"{type(exc).__name__}: {exc}", dgd.where(("metadata", "name")))
 
 
 def render_refusal(dgd: SourceObject, message: str) -> InputError:

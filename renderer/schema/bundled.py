@@ -7,17 +7,18 @@ from functools import cache
 from typing import Any
 
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, DGD_KIND, PCS_KIND
+from renderer.operator import consts
 
 SchemaKey = tuple[str, str]  # (apiVersion, kind)
 
 # apiVersion, kind -> file in renderer/schemas (the repository's schemas/ directory).
 BUNDLED: dict[SchemaKey, str] = {
-    ("nvidia.com/v1alpha1", DGD_KIND): "dgd-v1alpha1.json",
-    ("nvidia.com/v1beta1", DGD_KIND): "dgd-v1beta1.json",
-    ("nvidia.com/v1alpha1", DCD_KIND): "dcd-v1alpha1.json",
-    ("nvidia.com/v1beta1", DCD_KIND): "dcd-v1beta1.json",
-    ("nvidia.com/v1alpha1", CHECKPOINT_KIND): "dynamocheckpoint-v1alpha1.json",
-    ("grove.io/v1alpha1", PCS_KIND): "podcliqueset-v1alpha1.json",
+    (consts.API_VERSION_V1ALPHA1, DGD_KIND): "dgd-v1alpha1.json",
+    (consts.API_VERSION_V1BETA1, DGD_KIND): "dgd-v1beta1.json",
+    (consts.API_VERSION_V1ALPHA1, DCD_KIND): "dcd-v1alpha1.json",
+    (consts.API_VERSION_V1BETA1, DCD_KIND): "dcd-v1beta1.json",
+    (consts.API_VERSION_V1ALPHA1, CHECKPOINT_KIND): "dynamocheckpoint-v1alpha1.json",
+    (consts.GROVE_API_VERSION, PCS_KIND): "podcliqueset-v1alpha1.json",
 }
 
 

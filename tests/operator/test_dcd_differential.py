@@ -26,13 +26,13 @@ from oracle_corpus import diff_paths
 from ruamel.yaml import YAML
 from test_admission_conversion_differential import ORACLE, alpha_dgds, beta_dgds
 
+from renderer.operator.errors import NotReproducedError
 from renderer.operator.graph_dcd import (
     RollingUpdateContext,
     generate_dynamo_components_deployments,
     printed_dcds,
 )
 from renderer.operator.hash import compute_dgd_workers_spec_hash
-from renderer.operator.typed_json import NotReproducedError
 
 pytestmark = pytest.mark.skipif(
     not ORACLE.exists(), reason=f"the operator oracle is not at {ORACLE}"

@@ -16,8 +16,8 @@ import pytest
 from oracle_corpus import OracleCase, oracle_cases
 
 from renderer.operator.config import FeatureGates
+from renderer.operator.errors import NotReproducedError
 from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
-from renderer.operator.typed_json import NotReproducedError
 
 JSON = dict[str, Any]
 

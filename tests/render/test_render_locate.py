@@ -10,7 +10,6 @@ from __future__ import annotations
 from render_support import dgd
 
 from renderer.operator.admission.errors import AdmissionError, NotReproducedError
-from renderer.operator.typed_json import NotReproducedError as ValueNotReproduced
 from renderer.render.locate import admission_error, dotted_to_path, not_reproduced
 
 BETA = """\
@@ -60,7 +59,7 @@ def test_v1alpha1_component_is_located_at_its_service() -> None:
 
 def test_not_reproduced_is_exit_2_at_the_field() -> None:
     source = dgd(BETA)
-    exc = ValueNotReproduced(
+    exc = NotReproducedError(
         "not reproduced here",
         "spec.components[Decode].experimental.checkpoint.targetContainerName",
     )
@@ -74,5 +73,9 @@ def test_admission_refusal_at_its_input_path() -> None:
     source = dgd(BETA)
     error = admission_error(source, AdmissionError("denied", ("spec", "components", 1, "type")))
     assert (error.line, error.column, error.message) == (_line(BETA, "type: decode"), 7, "denied")
-    unknown = admission_error(source, NotReproducedError("a rule", ("spec",)))
-    assert unknown.message.startswith("not reproduced")
+    # the one NotReproducedError, with an input path (admission) as with a dotted one
+    unknown = not_reproduced(source, NotReproducedError("a rule", ("spec", "components", 1)))
+    assert unknown.message == (
+        "not reproduced (the operator's result is not known here): spec.components[1]: a rule"
+    )
+    assert unknown.line == _line(BETA, "- name: Decode")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
 from renderer.operator.admission.conversion_spec import (
     convert_from_dynamo_component_deployment_shared_spec,
     convert_from_provider_override,
@@ -29,7 +30,7 @@ from renderer.operator.admission.dgd_types import ALPHA, OP, dumps, encode, stru
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.goreflect import is_semantic_zero
 
-DGD_CONVERSION_ANNOTATION_PREFIX = "nvidia.com/dgd-"
+DGD_CONVERSION_ANNOTATION_PREFIX = consts.DGD_CONVERSION_ANNOTATION_PREFIX
 ANN_DGD_SPEC = DGD_CONVERSION_ANNOTATION_PREFIX + "spec"
 ANN_DGD_STATUS = DGD_CONVERSION_ANNOTATION_PREFIX + "status"
 
@@ -37,7 +38,7 @@ _ALPHA_SPEC = struct_type(ALPHA + "DynamoGraphDeploymentSpec")
 _ALPHA_SHARED = struct_type(ALPHA + "DynamoComponentDeploymentSharedSpec")
 _ALPHA_STATUS = struct_type(ALPHA + "DynamoGraphDeploymentStatus")
 _HUB_SPEC = struct_type(OP + "v1beta1.DynamoGraphDeploymentSpec")
-_HUB_API_VERSION = "nvidia.com/v1beta1"
+_HUB_API_VERSION = consts.API_VERSION_V1BETA1
 
 
 def is_dynamo_graph_deployment_conversion_annotation(key: str) -> bool:
@@ -89,6 +90,8 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
         return None
     try:
         value = load_preserved_spec(raw)
+    except NotReproducedError:
+        raise
     except ValueError:
         return None
     if value is not None and not isinstance(value, dict):

@@ -15,11 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
 from renderer.operator.admission.dgd_types import CORE, struct_type
 from renderer.operator.admission.goreflect import is_semantic_zero, mergo_merge
 
-MAIN = "main"
-SIDECAR = "sidecar-frontend"
+MAIN = consts.MAIN_CONTAINER_NAME
+SIDECAR = consts.FRONTEND_SIDECAR_CONTAINER_NAME
 
 _CONTAINER = struct_type(CORE + "Container")
 _POD_TEMPLATE = struct_type(CORE + "PodTemplateSpec")

@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
+from renderer.operator.admission.conversion_restore import container_is_empty
 from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
 from renderer.operator.admission.goreflect import (
@@ -23,16 +25,19 @@ from renderer.operator.admission.goreflect import (
     reflect_equal,
 )
 
-MAIN_CONTAINER_NAME = "main"
-DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
-DEFAULT_GPU_RESOURCE_NAME = "nvidia.com/gpu"
+MAIN_CONTAINER_NAME = consts.MAIN_CONTAINER_NAME
+DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME = consts.FRONTEND_SIDECAR_CONTAINER_NAME
+DEFAULT_GPU_RESOURCE_NAME = consts.KUBE_RESOURCE_GPU_NVIDIA
 
 _CONTAINER = struct_type(CORE + "Container")
 _POD_SPEC = struct_type(CORE + "PodSpec")
 _RESOURCES = {"kind": "ptr", "elem": struct_type(ALPHA + "Resources")}
 _REQUIREMENTS = struct_type(CORE + "ResourceRequirements")
 
-_GMS_MODE = {"intraPod": "IntraPod", "interPod": "InterPod"}
+_GMS_MODE = {
+    consts.GMS_MODE_INTRA_POD_V1ALPHA1: "IntraPod",
+    consts.GMS_MODE_INTER_POD_V1ALPHA1: "InterPod",
+}
 
 
 def gms_mode_from_v1beta1(mode: str) -> str:
@@ -472,18 +477,11 @@ def resources_need_preservation(r: dict[str, Any] | None) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _container_is_empty(c: dict[str, Any] | None) -> bool:
-    if c is None:
-        return True
-    rest = {k: v for k, v in c.items() if k != "name"}
-    return is_semantic_zero(rest, _CONTAINER)
-
-
 def extra_pod_spec_is_zero(eps: dict[str, Any] | None) -> bool:
     """extraPodSpecIsZero: no pod-spec field and an empty main container."""
     if eps is None:
         return True
-    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and _container_is_empty(
+    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and container_is_empty(
         eps.get("mainContainer")
     )
 
@@ -498,7 +496,7 @@ def _extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
         main is not None
         and bool(main.get("name"))
         and is_semantic_zero(_pod_spec_part(eps), _POD_SPEC)
-        and _container_is_empty(main)
+        and container_is_empty(main)
     )
 
 

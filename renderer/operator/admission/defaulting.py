@@ -16,17 +16,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
 from renderer.operator.admission import provideroverride as po
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
 
-ANNOTATION_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANNOTATION_ENABLE_GROVE = "nvidia.com/enable-grove"
-ANNOTATION_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-WORKLOAD_PROVIDER_GROVE = "grove"
-WORKLOAD_PROVIDER_COMPONENT = "component"
+ANNOTATION_WORKLOAD_PROVIDER = consts.KUBE_ANNOTATION_WORKLOAD_PROVIDER
+ANNOTATION_ENABLE_GROVE = consts.KUBE_ANNOTATION_ENABLE_GROVE
+ANNOTATION_ORIGIN_VERSION = consts.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION
+WORKLOAD_PROVIDER_GROVE = consts.WORKLOAD_PROVIDER_GROVE
+WORKLOAD_PROVIDER_COMPONENT = consts.WORKLOAD_PROVIDER_COMPONENT
 
 
 def default_workload_provider(dgd: dict[str, Any], grove_enabled: bool) -> str:
@@ -34,7 +36,7 @@ def default_workload_provider(dgd: dict[str, Any], grove_enabled: bool) -> str:
     metadata = dgd.setdefault("metadata", {})
     annotations = metadata.get("annotations") or {}
     provider = WORKLOAD_PROVIDER_COMPONENT
-    if grove_enabled and str(annotations.get(ANNOTATION_ENABLE_GROVE, "")).lower() != "false":
+    if grove_enabled and to_lower(str(annotations.get(ANNOTATION_ENABLE_GROVE, ""))) != "false":
         provider = WORKLOAD_PROVIDER_GROVE
     annotations[ANNOTATION_WORKLOAD_PROVIDER] = provider
     metadata["annotations"] = annotations

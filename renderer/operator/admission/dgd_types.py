@@ -36,13 +36,6 @@ _INDEX: dict[str, dict[str, dict[str, Any]]] = {}
 _FOLDED: dict[str, dict[str, str]] = {}
 
 
-def _dotted(path: PathTuple) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def table() -> dict[str, Any]:
     """The packaged type table (read once)."""
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable package data

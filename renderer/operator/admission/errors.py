@@ -1,4 +1,4 @@
-"""The one exception the admission stages raise: the operator's refusal text and its field.
+"""The admission stages' refusal: the operator's text and its field (an OperatorError).
 
 ``message`` is exactly what the operator returns (what the reference oracle prints after
 ``refused: ``), for example ``admission webhook denied the request: DynamoGraphDeployment.nvidia.com
@@ -12,10 +12,13 @@ rather than the v1beta1 ``spec.components[i]...``), so a caller can print file:l
 
 from __future__ import annotations
 
-PathTuple = tuple[str | int, ...]
+from renderer.operator.errors import NotReproducedError, OperatorError, PathTuple
+
+# The port's one not-reproduced error is re-exported for the admission modules.
+__all__ = ["AdmissionError", "NotReproducedError", "PathTuple"]
 
 
-class AdmissionError(Exception):
+class AdmissionError(OperatorError):
     """The operator refused the DGD (validating webhook, conversion or controller preflight)."""
 
     def __init__(
@@ -26,7 +29,6 @@ class AdmissionError(Exception):
         warnings: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
-        self.message = message
         self.path = path
         #: (one field error's text, its path) for every error the message aggregates.
         self.causes = causes
@@ -35,22 +37,3 @@ class AdmissionError(Exception):
 
     def __repr__(self) -> str:
         return f"AdmissionError({self.message!r}, path={self.path!r})"
-
-
-class NotReproducedError(AdmissionError):
-    """A rule the operator applies here that this emulation does not reproduce.
-
-    Raised instead of guessing, so a DGD is never admitted (or refused) differently from the
-    operator without saying so; ``message`` is prefixed with the dotted ``path`` it names.
-    """
-
-    def __init__(self, message: str, path: PathTuple = ()) -> None:
-        where = _dotted(path)
-        super().__init__(f"{where}: {message}" if where else message, path)
-
-
-def _dotted(path: PathTuple) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator.admission.errors import PathTuple
 from renderer.record import FrozenRecord
 
@@ -183,42 +184,6 @@ def go_json(value: Any) -> str:
         items = sorted(value.items())
         return "{" + ",".join(encode_string(k) + ":" + go_json(v) for k, v in items) + "}"
     raise TypeError(f"no Go JSON form for {type(value).__name__}")
-
-
-_QUOTE_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    "\\": "\\\\",
-    '"': '\\"',
-}
-
-
-def go_quote(text: str) -> str:
-    """strconv.Quote: printable runes kept, the rest escaped the way Go escapes them."""
-    out = ['"']
-    for ch in text:
-        esc = _QUOTE_ESCAPES.get(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch == " " or ch.isprintable():
-            out.append(ch)
-        else:
-            code = ord(ch)
-            if 0xD800 <= code <= 0xDFFF:
-                out.append("\\ufffd")  # a lone surrogate is invalid UTF-8 to Go
-            elif code < 0x80:
-                out.append(f"\\x{code:02x}")
-            elif code <= 0xFFFF:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 def aggregate_text(errs: list[FieldError]) -> tuple[str, list[FieldError]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.operator import consts
 from renderer.operator.admission.errors import NotReproducedError
 
 # Go type name -> {json key: (kind, Go type as reflect prints it, struct table name or None)}.
@@ -34,7 +35,7 @@ _STR_LIST = ("list", "[]string", None)
 _TOPOLOGY = ("struct", "v1alpha1.TopologyConstraint", "TopologyConstraint")
 
 _TYPES: dict[str, dict[str, tuple[str, str, str | None]]] = {
-    "PodCliqueSet": {
+    consts.PCS_KIND: {
         "apiVersion": _STRING,
         "kind": _STRING,
         "metadata": ("struct", "v1.ObjectMeta", "ObjectMeta"),
@@ -82,7 +83,7 @@ _TYPES: dict[str, dict[str, tuple[str, str, str | None]]] = {
 # The others are partial, so another key could be a field of any type: not reproduced.
 _COMPLETE = frozenset(
     {
-        "PodCliqueSet",
+        consts.PCS_KIND,
         "PodCliqueTemplateSpec",
         "PodCliqueScalingGroupConfig",
         "TopologyConstraint",

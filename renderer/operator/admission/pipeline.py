@@ -22,13 +22,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator import consts
 from renderer.operator.admission.errors import AdmissionError
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
 
 GROUP = "nvidia.com"
-KIND = "DynamoGraphDeployment"
+KIND = consts.DGD_KIND
 VERSIONS = ("v1alpha1", "v1beta1")
 #: The oracle's prefix for a document Go's decoder refuses.
 DECODE_PREFIX = "decode DGD: "

@@ -15,22 +15,29 @@ from __future__ import annotations
 import contextlib
 from typing import Any, NamedTuple
 
-from renderer.operator.admission.fielderrors import go_quote as _q
+from renderer.goruntime.strconv import quote as _q
+from renderer.operator import consts
+from renderer.operator.errors import OperatorError
+from renderer.operator.v1beta1_helpers import (
+    is_inter_pod_gms_enabled,
+    is_multinode,
+    uses_pcsg,
+)
 
 SCOPE_ROOT = "root"
 SCOPE_COMPONENT = "component"
 SCOPE_MULTINODE_LEADER = "multinode.leader"
 SCOPE_MULTINODE_WORKER = "multinode.worker"
 
-TARGET_POD_CLIQUE_SET = "PodCliqueSet"
+TARGET_POD_CLIQUE_SET = consts.PCS_KIND
 TARGET_POD_CLIQUE_TEMPLATE_SPEC = "PodCliqueTemplateSpec"
 TARGET_POD_CLIQUE_SCALING_GROUP_CONFIG = "PodCliqueScalingGroupConfig"
 
-GROVE_API_VERSION = "grove.io/v1alpha1"
-WORKLOAD_PROVIDER_GROVE = "grove"
+GROVE_API_VERSION = consts.GROVE_API_VERSION
+WORKLOAD_PROVIDER_GROVE = consts.WORKLOAD_PROVIDER_GROVE
 
 
-class TargetError(ValueError):
+class TargetError(OperatorError):
     """ExpectedTarget's error (its text becomes a Forbidden detail)."""
 
 
@@ -40,40 +47,6 @@ class ValueError_(NamedTuple):
     path: str
     detail: str
     ownership_violation: bool = False
-
-
-def get_number_of_nodes(component: dict[str, Any]) -> int:
-    """GetNumberOfNodes: multinode.nodeCount, 1 without multinode."""
-    multinode = component.get("multinode")
-    if multinode is not None:
-        return int(multinode.get("nodeCount") or 0)
-    return 1
-
-
-def is_multinode(component: dict[str, Any]) -> bool:
-    """IsMultinode."""
-    return get_number_of_nodes(component) > 1
-
-
-def is_inter_pod_gms_enabled(component: dict[str, Any]) -> bool:
-    """IsInterPodGMSEnabled: experimental.gpuMemoryService.mode == InterPod (literal)."""
-    gms = (component.get("experimental") or {}).get("gpuMemoryService")
-    return gms is not None and gms.get("mode") == "InterPod"
-
-
-def is_grove_scaling_group_forced(component: dict[str, Any]) -> bool:
-    """IsGroveScalingGroupForced."""
-    grove = (component.get("experimental") or {}).get("grove")
-    return grove is not None and bool(grove.get("forceScalingGroup"))
-
-
-def uses_pcsg(component: dict[str, Any]) -> bool:
-    """UsesPCSG: multinode, inter-pod GMS or a forced scaling group."""
-    return (
-        get_number_of_nodes(component) > 1
-        or is_inter_pod_gms_enabled(component)
-        or is_grove_scaling_group_forced(component)
-    )
 
 
 def expected_target(

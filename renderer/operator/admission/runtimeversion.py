@@ -12,6 +12,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.goruntime.strings import trim_space
+from renderer.operator.errors import OperatorError
+
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 
 
@@ -25,20 +29,14 @@ def _image_tag_pattern() -> re.Pattern[str]:
 
 
 _UINT64_MAX = (1 << 64) - 1
-# Go's unicode.IsSpace, what strings.TrimSpace removes.
-_GO_SPACE = (
-    "\t\n\v\f\r \x85\xa0\u1680"
-    + "".join(map(chr, range(0x2000, 0x200B)))
-    + "\u2028\u2029\u202f\u205f\u3000"
-)
 
 
-class VersionError(ValueError):
+class VersionError(OperatorError):
     """The text is not a version the operator accepts (message as Go words it)."""
 
 
 def _image_tag(image: str) -> str:
-    ref = image.strip(_GO_SPACE)
+    ref = trim_space(image)
     digest = ref.find("@")
     if digest >= 0:
         ref = ref[:digest]
@@ -80,16 +78,18 @@ def parse_image_version(image: str) -> tuple[int, int, int]:
     """ParseImageVersion: the (major, minor, patch) of the image tag, or VersionError."""
     tag = _image_tag(image)
     if tag == "":
-        raise VersionError(f"image {image!r} does not contain a tag")
-    trimmed = tag.strip(_GO_SPACE)
+        raise VersionError(f"image {go_quote(image)} does not contain a tag")
+    trimmed = trim_space(tag)
     if _image_tag_pattern().fullmatch(trimmed) is None:
-        raise VersionError(f'image tag {tag!r} must contain a semantic version such as "1.1.0"')
+        raise VersionError(
+            f'image tag {go_quote(tag)} must contain a semantic version such as "1.1.0"'
+        )
     bare = trimmed[1:] if trimmed[:1] in ("v", "V") else trimmed
     try:
         return strict_semver(bare)
     except VersionError:
         raise VersionError(
-            f'image tag {tag!r} must contain a semantic version such as "1.1.0"'
+            f'image tag {go_quote(tag)} must contain a semantic version such as "1.1.0"'
         ) from None
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.operator import consts
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.errors import AdmissionError, PathTuple
 from renderer.operator.admission.fielderrors import (
@@ -30,7 +32,6 @@ from renderer.operator.admission.fielderrors import (
     Path,
     aggregate_text,
     forbidden,
-    go_quote,
     invalid,
     invalid_status_message,
     new_path,
@@ -46,6 +47,8 @@ from renderer.operator.admission.validation_shared import (
     validate_component_shared_spec,
     validate_provider_override,
 )
+from renderer.operator.backend_vllm import is_elastic_ep_ray_launch
+from renderer.operator.graph_grove_roles import pcs_name_for_dgd
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
@@ -54,9 +57,9 @@ GROUP_KIND = "DynamoGraphDeployment.nvidia.com"
 WEBHOOK_PREFIX = "admission webhook denied the request: "
 PREFLIGHT_PREFIX = "controller rejected the DGD: "
 
-ANNOTATION_ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
-ANNOTATION_GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
-ANNOTATION_DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
+ANNOTATION_ORIGIN_VERSION = consts.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION
+ANNOTATION_GROVE_UPDATE_STRATEGY = consts.KUBE_ANNOTATION_GROVE_UPDATE_STRATEGY
+ANNOTATION_DISCOVERY_MODE = consts.KUBE_ANNOTATION_DYNAMO_KUBE_DISCOVERY_MODE
 GROVE_UPDATE_STRATEGIES = ["RollingRecreate", "OnDelete"]
 
 _DNS1123_SUBDOMAIN_MSG = (
@@ -276,7 +279,7 @@ def _validate_spec(
     if not components:
         errs.append(required(components_path, "must have at least one component"))
     backend = str(spec.get("backendFramework") or "")
-    pcs = h.pcs_name_for_dgd(dgd_name, components) if grove_pathway else ""
+    pcs = pcs_name_for_dgd(dgd_name, components) if grove_pathway else ""
     for i, component in enumerate(components):
         cpath = components_path.index(i)
         name = str(component.get("name") or "")
@@ -393,7 +396,7 @@ def _elastic_ep_errors(backend: str, component: dict[str, Any], cpath: Path) -> 
     if i < 0:
         return []
     main = items[i]
-    if main.get("command") or not h.is_elastic_ep_ray_launch(main):
+    if main.get("command") or not is_elastic_ep_ray_launch(main):
         return []
     return [
         required(

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from renderer.operator.admission import provideroverride as po
+from renderer.goruntime.strings import to_lower
+from renderer.operator import consts
+from renderer.operator.graph_grove_roles import (
+    longest_pod_clique_name_for_dgd_component,
+    pcs_name_for_dgd,
+)
+from renderer.operator.v1beta1_helpers import uses_pcsg
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-MAIN_CONTAINER_NAME = "main"
+MAIN_CONTAINER_NAME = consts.MAIN_CONTAINER_NAME
 GMS_INTRA_POD = "IntraPod"
 GMS_INTER_POD = "InterPod"
 MAX_COMBINED_RESOURCE_NAME_LENGTH = 45
-ANNOTATION_WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
-ANNOTATION_ENABLE_GROVE = "nvidia.com/enable-grove"
-ANNOTATION_GPU_POWER_LIMIT = "dynamo.nvidia.com/gpu-power-limit"
+ANNOTATION_WORKLOAD_PROVIDER = consts.KUBE_ANNOTATION_WORKLOAD_PROVIDER
+ANNOTATION_ENABLE_GROVE = consts.KUBE_ANNOTATION_ENABLE_GROVE
+ANNOTATION_GPU_POWER_LIMIT = consts.KUBE_ANNOTATION_GPU_POWER_LIMIT
 UNSET_VALUE = "<unset>"
 
 
@@ -66,15 +72,6 @@ def has_container_named(items: list[dict[str, Any]], name: str) -> bool:
     return container_index(items, name) >= 0
 
 
-def main_container_resources(component: dict[str, Any]) -> dict[str, Any]:
-    """dynamo.GetMainContainerResources (empty when no main container)."""
-    items = containers(component)
-    i = container_index(items, MAIN_CONTAINER_NAME)
-    if i < 0:
-        return {}
-    return dict(items[i].get("resources") or {})
-
-
 def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
     """grovePathwayForDynamoGraphDeployment: (on the Grove pathway, why not)."""
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
@@ -86,7 +83,7 @@ def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
             return False, (
                 f'requires the Grove pathway, but workload provider "{provider}" is selected'
             )
-        from renderer.operator.admission.fielderrors import go_quote
+        from renderer.goruntime.strconv import quote as go_quote
 
         return False, (
             "requires the Grove pathway, but annotation "
@@ -98,8 +95,8 @@ def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
             "requires the Grove pathway, but Grove is disabled in the operator configuration",
         )
     value = str(annotations.get(ANNOTATION_ENABLE_GROVE, ""))
-    if value.lower() == "false":
-        from renderer.operator.admission.fielderrors import go_quote
+    if to_lower(value) == "false":
+        from renderer.goruntime.strconv import quote as go_quote
 
         return False, (
             f'requires the Grove pathway; remove or unset annotation "{ANNOTATION_ENABLE_GROVE}" '
@@ -110,59 +107,6 @@ def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
 
 def _component_name(component: dict[str, Any]) -> str:
     return str(component.get("name") or "")
-
-
-def _role_names(name: str, component: dict[str, Any]) -> list[str]:
-    """The role names expandRolesForComponent gives a component that uses a scaling group."""
-    nodes = po.get_number_of_nodes(component)
-    inter_pod = po.is_inter_pod_gms_enabled(component)
-    if nodes > 1 and inter_pod:
-        names: list[str] = []
-        for rank in range(nodes):
-            names.append(f"{name}-gms-{rank}")
-            names.append(f"{name}-ldr" if rank == 0 else f"{name}-wkr-{rank}")
-        return names
-    if nodes > 1:
-        return [f"{name}-ldr", f"{name}-wkr"]
-    if inter_pod:
-        return [f"{name}-gms-0", name]
-    return [name]
-
-
-def longest_pod_clique_name(name: str, component: dict[str, Any]) -> str:
-    """dynamo.LongestPodCliqueNameForDGDComponent."""
-    lower = name.lower()
-    if not po.uses_pcsg(component):
-        return lower
-    longest = lower
-    for role in _role_names(name, component):
-        if len(role.lower()) > len(longest):
-            longest = role.lower()
-    return longest
-
-
-def pcs_name_for_dgd(dgd_name: str, components: list[dict[str, Any]]) -> str:
-    """dynamo.PCSNameForDGD: the DGD name, or a truncation with a 4-hex FNV-1a suffix."""
-    budget_max = 0
-    for component in components:
-        name = _component_name(component)
-        lower = name.lower()
-        budget = len(lower)
-        if po.uses_pcsg(component):
-            budget += len(longest_pod_clique_name(name, component))
-        budget_max = max(budget_max, budget)
-    pcs_budget = max(MAX_COMBINED_RESOURCE_NAME_LENGTH - budget_max, 8)
-    if len(dgd_name.encode()) <= pcs_budget:
-        return dgd_name
-    digest = _fnv32a(dgd_name.encode())
-    return dgd_name.encode()[: pcs_budget - 5].decode(errors="replace") + f"-{digest & 0xFFFF:04x}"
-
-
-def _fnv32a(data: bytes) -> int:
-    value = 0x811C9DC5
-    for byte in data:
-        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return value
 
 
 def component_resource_name_length(
@@ -177,12 +121,12 @@ def component_resource_name_length(
     if pcs is None:
         pcs = pcs_name_for_dgd(dgd_name, components)
     name = _component_name(component)
-    length = len(pcs.encode()) + len(name.lower().encode())
+    length = len(pcs.encode()) + len(to_lower(name).encode())
     detail = "PCS name + component name"
-    if po.uses_pcsg(component):
-        longest = longest_pod_clique_name(name, component)
+    if uses_pcsg(component):
+        longest = longest_pod_clique_name_for_dgd_component(name, component)
         length += len(longest.encode())
-        from renderer.operator.admission.fielderrors import go_quote
+        from renderer.goruntime.strconv import quote as go_quote
 
         detail = f"PCS name + PCSG name + longest PodClique name {go_quote(longest)}"
     return length, detail
@@ -229,42 +173,6 @@ def quantity_string(value: Any) -> str:
     return marshal_quantity(value)
 
 
-def _is_gpu_resource_name(name: str) -> bool:
-    lower = name.lower()
-    return (
-        lower in ("nvidia.com/gpu", "gpu")
-        or lower.endswith("/gpu")
-        or "/mig-" in lower
-        or lower.startswith("gpu.")
-    )
-
-
-class GPUCountError(ValueError):
-    """dra's error for a GPU quantity that is not a whole number."""
-
-
-def gpu_count(resources: dict[str, Any]) -> int:
-    """dra.ExtractGPUCountFromResourceRequirements: limits first, then requests."""
-    import math
-
-    for kind in ("limits", "requests"):
-        resource_list = resources.get(kind) or {}
-        names = sorted(n for n in resource_list if _is_gpu_resource_name(n))
-        if not names:
-            continue
-        name = names[0]
-        exact = quantity_value(resource_list[name])
-        # Quantity.Value rounds up; CmpInt64 then tells a whole number from a fraction.
-        rounded = math.ceil(exact)
-        if exact != rounded:
-            raise GPUCountError(
-                f'GPU resource "{name}" quantity "{quantity_string(resource_list[name])}" '
-                "must be a whole number"
-            )
-        return rounded
-    return 0
-
-
 # --- power limit, DRA, elastic EP ------------------------------------------------------
 
 
@@ -288,24 +196,3 @@ def go_atoi(value: str) -> int | None:
     if not -(2**63) <= number < 2**63:
         return None
     return number
-
-
-def is_elastic_ep_ray_launch(container: dict[str, Any]) -> bool:
-    """dynamo.IsElasticEPRayLaunch over the container's command line (split on spaces)."""
-    expanded: list[str] = []
-    for arg in list(container.get("command") or []) + list(container.get("args") or []):
-        expanded.extend(str(arg).split())
-    if "--enable-elastic-ep" not in expanded:
-        return False
-    return any(_has_arg(expanded, flag, "ray") for flag in ("--data-parallel-backend", "-dpb"))
-
-
-def _has_arg(args: list[str], flag: str, value: str) -> bool:
-    # dynamo.hasArg: a substring match of "flag value" / "flag=value", or flag then value.
-    joined, equals = f"{flag} {value}", f"{flag}={value}"
-    for i, arg in enumerate(args):
-        if joined in arg or equals in arg:
-            return True
-        if arg == flag and i + 1 < len(args) and args[i + 1] == value:
-            return True
-    return False

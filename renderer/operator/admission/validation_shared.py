@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator.admission import provideroverride as po
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.fielderrors import (
@@ -18,11 +19,13 @@ from renderer.operator.admission.fielderrors import (
     Path,
     duplicate,
     forbidden,
-    go_quote,
     invalid,
     not_supported,
     required,
 )
+from renderer.operator.backend import BackendError
+from renderer.operator.dra import extract_gpu_count_from_resource_requirements
+from renderer.operator.v1beta1_helpers import get_main_container_resources, is_multinode
 from renderer.record import Record
 
 SOURCE_V1BETA1 = "v1beta1"
@@ -158,7 +161,7 @@ def validate_component_shared_spec(
                     path.child("type"), f"cannot deploy EPP component: {v.inference_pool_error}"
                 )
             )
-        if po.is_multinode(spec):
+        if is_multinode(spec):
             errs.append(forbidden(path.child("multinode"), "EPP component cannot be multinode"))
         replicas = spec.get("replicas")
         if replicas is not None and replicas != 1:
@@ -304,7 +307,7 @@ def validate_experimental_spec(
     """validateExperimentalSpec: GMS, failover, Grove, checkpoint, then compatibility."""
     errs: list[FieldError] = []
     component_type = spec.get("type") or ""
-    resources = h.main_container_resources(spec)
+    resources = get_main_container_resources(spec)
     gms = exp.get("gpuMemoryService")
     if gms is not None:
         errs += _gms_errors(gms, path.child("gpuMemoryService"), component_type, resources, spec)
@@ -367,8 +370,8 @@ def _gms_errors(
             )
         )
     try:
-        count = h.gpu_count(resources)
-    except h.GPUCountError:
+        count = extract_gpu_count_from_resource_requirements(resources)
+    except BackendError:
         count = -1
     if count < 1:
         errs.append(
@@ -422,8 +425,8 @@ def _failover_errors(
         )
     if mode == h.GMS_INTER_POD:
         try:
-            count = h.gpu_count(resources)
-        except h.GPUCountError as err:
+            count = extract_gpu_count_from_resource_requirements(resources)
+        except BackendError as err:
             errs.append(forbidden(path, f"failed to read main-container GPU limit: {err}"))
         else:
             if count < 1:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator.admission import provideroverride as po
-from renderer.operator.admission.fielderrors import FieldError, Path, forbidden, go_quote, invalid
+from renderer.operator.admission.fielderrors import FieldError, Path, forbidden, invalid
 
 _COMPOSITION_DETAIL = (
     "cannot be combined with spec.topologyConstraint or components[].topologyConstraint; use "

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
+from renderer.goruntime.strings import to_lower
+from renderer.operator import consts
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.conversion_spec import gms_mode_from_v1beta1
 from renderer.operator.admission.errors import NotReproducedError
@@ -22,7 +25,6 @@ from renderer.operator.admission.fielderrors import (
     FieldError,
     Path,
     forbidden,
-    go_quote,
     invalid,
     new_path,
     required,
@@ -32,12 +34,13 @@ from renderer.operator.admission.validation_shared import (
     SharedValidation,
     image_rule,
 )
+from renderer.operator.v1beta1_helpers import compute_dynamo_namespace
 
-ANNOTATION_VLLM_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
-ANNOTATION_DGD_SPEC = "nvidia.com/dgd-spec"
-ANNOTATION_DGD_STATUS = "nvidia.com/dgd-status"
-FRONTEND_SIDECAR_CONTAINER_NAME = "sidecar-frontend"
-GLOBAL_DYNAMO_NAMESPACE = "dynamo"
+ANNOTATION_VLLM_BACKEND = consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND
+ANNOTATION_DGD_SPEC = consts.DGD_SPEC_ANNOTATION
+ANNOTATION_DGD_STATUS = consts.DGD_STATUS_ANNOTATION
+FRONTEND_SIDECAR_CONTAINER_NAME = consts.FRONTEND_SIDECAR_CONTAINER_NAME
+GLOBAL_DYNAMO_NAMESPACE = consts.GLOBAL_DYNAMO_NAMESPACE
 
 # Fields v1alpha1 keeps only through the preservation annotation.
 _ALPHA_ONLY_SERVICE_FIELDS = (
@@ -55,7 +58,7 @@ def invalid_vllm_backend(annotations: dict[str, Any] | None) -> str | None:
     if not annotations or ANNOTATION_VLLM_BACKEND not in annotations:
         return None
     value = str(annotations[ANNOTATION_VLLM_BACKEND])
-    return None if value.lower() in ("mp", "ray") else value
+    return None if to_lower(value) in ("mp", "ray") else value
 
 
 def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
@@ -115,7 +118,9 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
 
     try:
         saved = load_preserved_spec(raw)
-    except (TypeError, ValueError):  # (one nested too deep is not reproduced: that passes)
+    except NotReproducedError:  # nested too deep for this emulation: not reproduced
+        raise
+    except (TypeError, ValueError):
         return
     if not isinstance(saved, dict):
         return
@@ -177,13 +182,6 @@ def has_compatibility_fields(alpha: dict[str, Any]) -> bool:
         ):
             return True
     return False
-
-
-def compute_dynamo_namespace(global_ns: bool, namespace: str, dgd_name: str) -> str:
-    """v1alpha1.ComputeDynamoNamespace."""
-    if global_ns:
-        return GLOBAL_DYNAMO_NAMESPACE
-    return f"{namespace}-{dgd_name.replace('.', '-')}"
 
 
 def validate_dgd_v1alpha1(
@@ -267,7 +265,11 @@ def _validate_service(
     failover = spec.get("failover")
     if failover is not None:
         shadows = failover.get("numShadows") or 0
-        if failover.get("enabled") and failover.get("mode") == "intraPod" and shadows not in (0, 1):
+        if (
+            failover.get("enabled")
+            and failover.get("mode") == consts.GMS_MODE_INTRA_POD_V1ALPHA1
+            and shadows not in (0, 1)
+        ):
             errs.append(
                 invalid(
                     path.child("failover", "numShadows"),

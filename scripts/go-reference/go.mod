@@ -1,0 +1,2 @@
+module goref
+go 1.26
