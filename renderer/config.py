@@ -20,6 +20,8 @@ not given on the command line.
       checkpoints: [snapshots]
       strict: false
       format: text
+      disable: [checkpoint-unverifiable]   # rules not run (--disable)
+      baseline: .dynamo-render-baseline.json  # findings accepted (--baseline)
     trustedKeys: [keys/capture.pub]
     crds: [crds/grove.io_podcliquesets.yaml]
     maxBytes: 16777216
@@ -70,7 +72,7 @@ _TOP_KEYS = (
     "operator",
 )
 _JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
-_LINT_KEYS = ("paths", "checkpoints", "strict", "format")
+_LINT_KEYS = ("paths", "checkpoints", "strict", "format", "disable", "baseline")
 
 
 class RenderJob(NamedTuple):
@@ -92,6 +94,8 @@ class LintConfig(NamedTuple):
     checkpoints: tuple[str, ...] = ()
     strict: bool | None = None
     format: str | None = None
+    disable: tuple[str, ...] = ()  # --disable: rules not run
+    baseline: str | None = None  # --baseline: findings accepted (renderer.lint.suppress)
 
 
 class Config(FrozenRecord):
@@ -261,12 +265,30 @@ def _lint(reader: _Reader, value: Any) -> LintConfig:
     if strict is not None and not isinstance(strict, bool):
         raise reader.fail(("lint", "strict"), "lint.strict must be true or false")
     fmt = section.get("format")
+    baseline = section.get("baseline")
     return LintConfig(
         paths=reader.paths(section.get("paths", []), ("lint", "paths")),
         checkpoints=reader.paths(section.get("checkpoints", []), ("lint", "checkpoints")),
         strict=strict,
         format=None if fmt is None else reader.choice(fmt, ("lint", "format"), LINT_FORMATS),
+        disable=_disabled_rules(reader, section.get("disable", [])),
+        baseline=None if baseline is None else reader.path_value(baseline, ("lint", "baseline")),
     )
+
+
+def _disabled_rules(reader: _Reader, value: Any) -> tuple[str, ...]:
+    """`lint: disable`, as --disable: each a known rule (an unknown one is at its line)."""
+    from renderer.lint.rules import RULE_MODULES
+
+    path: Path = ("lint", "disable")
+    if not isinstance(value, list):
+        raise reader.fail(path, "lint.disable must be a list of rule names (see --list-rules)")
+    for i, rule in enumerate(value):
+        if not isinstance(rule, str) or rule not in RULE_MODULES:
+            raise reader.fail(
+                (*path, i), f"lint.disable: no rule {rule!r} (see dynamo-render lint --list-rules)"
+            )
+    return tuple(dict.fromkeys(value))
 
 
 def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = None) -> Config:
@@ -432,6 +454,10 @@ def default_map(config: Config) -> dict[str, dict[str, Any]]:
         lint["strict"] = config.lint.strict
     if config.lint.format is not None:
         lint["fmt"] = config.lint.format
+    if config.lint.disable:
+        lint["disabled"] = list(config.lint.disable)
+    if config.lint.baseline is not None:
+        lint["baseline"] = config.lint.baseline
     render = dict(shared)
     binding = {"max_bytes": config.max_bytes} if config.max_bytes is not None else {}
     return {"render": render, "lint": lint, "binding": binding}

@@ -27,4 +27,16 @@ def render(result: LintResult, *, color: bool = False) -> str:
         file = _property(one_line(f.file))
         props = f"file={file},line={f.line},col={f.column},title={_property(f.rule)}"
         lines.append(f"::{f.severity} {props}::{_data(report_text(f'[{f.rule}] {f.message}'))}")
+    for s in result.suppressed:
+        if not s.refused:  # accepted and harmless: counted in the summary only
+            continue
+        f = s.finding
+        file = _property(one_line(f.file))
+        title = _property(f"{f.rule} (suppressed)")
+        props = f"file={file},line={f.line},col={f.column},title={title}"
+        text = (
+            f"[{f.rule}] suppressed ({s.justification}), but the cluster still refuses this:"
+            f" {f.message}"
+        )
+        lines.append(f"::warning {props}::{_data(report_text(text))}")
     return "".join(line + "\n" for line in lines)

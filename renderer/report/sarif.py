@@ -58,7 +58,21 @@ def render(result: LintResult, *, color: bool = False) -> str:
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
-    for f in result.findings:
+    suppressions: list[list[dict[str, Any]] | None] = [None] * len(result.findings)
+    findings = list(result.findings)
+    for s in result.suppressed:
+        findings.append(s.finding)
+        # what code scanning shows as dismissed, with the repository's reason
+        suppressions.append(
+            [
+                {
+                    "kind": s.kind,
+                    "status": "accepted",
+                    "justification": report_text(s.justification),
+                }
+            ]
+        )
+    for f, suppression in zip(findings, suppressions, strict=True):
         results.append(
             {
                 "ruleId": f.rule,
@@ -92,6 +106,8 @@ def render(result: LintResult, *, color: bool = False) -> str:
                 },
             }
         )
+        if suppression is not None:
+            results[-1]["suppressions"] = suppression
     log = {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
