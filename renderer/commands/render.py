@@ -44,8 +44,9 @@ if TYPE_CHECKING:
 class RenderArgs(RenderRequest):
     """The library request plus what to do with its output."""
 
-    _fields = (*RenderRequest._fields, "check")
+    _fields = (*RenderRequest._fields, "check", "diff")
     check: bool  # with output_dir: write nothing, list what would change, exit 1
+    diff: bool  # with output_dir: also print a unified diff of each file changed
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -62,6 +63,7 @@ class RenderArgs(RenderRequest):
         operator: OperatorConfig | None = None,
         write_roots: Sequence[str] = (),
         check: bool = False,
+        diff: bool = False,
     ) -> None:
         super().__init__(
             dgd_file,
@@ -78,6 +80,7 @@ class RenderArgs(RenderRequest):
             write_roots,
         )
         self._set("check", check)
+        self._set("diff", diff)
 
 
 class ConfiguredArgs(FrozenRecord):
@@ -93,6 +96,7 @@ class ConfiguredArgs(FrozenRecord):
         "crds",
         "operator",
         "workers",
+        "diff",
     )
     entries: tuple[RenderJob, ...]
     root: str  # the repository root: every entry's output folder stays inside it
@@ -102,6 +106,7 @@ class ConfiguredArgs(FrozenRecord):
     crds: tuple[str, ...]
     operator: OperatorConfig | None  # the config's `operator:` section
     workers: int | None  # -j: processes for the entries (None: the CPUs available)
+    diff: bool  # --diff: a unified diff of each file that changes
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -113,6 +118,7 @@ class ConfiguredArgs(FrozenRecord):
         crds: tuple[str, ...] = (),
         operator: OperatorConfig | None = None,
         workers: int | None = None,
+        diff: bool = False,
     ) -> None:
         _set = self._set
         _set("entries", entries)
@@ -123,31 +129,35 @@ class ConfiguredArgs(FrozenRecord):
         _set("crds", crds)
         _set("operator", operator)
         _set("workers", workers)
+        _set("diff", diff)
 
 
 class Outcome(Record):
     """What the command does: print `stdout`, warn on stderr, write `files`, exit."""
 
-    _fields = ("exit_code", "stdout", "warnings", "files", "removals")
+    _fields = ("exit_code", "stdout", "warnings", "files", "removals", "diff")
     exit_code: int
     stdout: str
     warnings: list[str]
     files: list[tuple[str, bytes]]  # (path, content), changed only
     removals: list[str]  # owned files no object renders to now
+    diff: str  # --diff: the unified diff of the changes, printed after the rest
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         exit_code: int,
         stdout: str = "",
         warnings: list[str] | None = None,
         files: list[tuple[str, bytes]] | None = None,
         removals: list[str] | None = None,
+        diff: str = "",
     ) -> None:
         self.exit_code = exit_code
         self.stdout = stdout
         self.warnings = [] if warnings is None else warnings
         self.files = [] if files is None else files
         self.removals = [] if removals is None else removals
+        self.diff = diff
 
 
 def plan(args: RenderArgs) -> Outcome:
@@ -162,6 +172,8 @@ def plan(args: RenderArgs) -> Outcome:
 def _refuse_check_without_output(args: RenderArgs) -> None:
     if args.check and args.output_dir is None:
         raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
+    if args.diff and args.output_dir is None:
+        raise UsageError("--diff needs -o DIR (it shows how the files in DIR change)")
 
 
 def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
@@ -172,11 +184,29 @@ def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
 
         return Outcome(EXIT_OK, dump_stream(result.documents), result.warnings)
     output = result.output
+    diff = _diff(output.writes, output.removals, args.max_bytes) if args.diff else ""
     if args.check:
         listing = "".join(f"would write {one_line(path)}\n" for path, _ in output.writes)
         listing += "".join(f"would remove {one_line(path)}\n" for path in output.removals)
-        return Outcome(EXIT_FINDINGS if output.changed else EXIT_OK, listing, result.warnings)
-    return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals)
+        code = EXIT_FINDINGS if output.changed else EXIT_OK
+        return Outcome(code, listing, result.warnings, diff=diff)
+    return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals, diff)
+
+
+def _diff(writes: list[tuple[str, bytes]], removals: list[str], max_bytes: int) -> str:
+    """--diff: each file as it is on disk now against what the render makes of it."""
+    from renderer.filediff import unified
+    from renderer.writeroot import read_regular
+
+    def old(path: str) -> bytes | None:
+        data = read_regular(path, max_bytes + 1)
+        if data is not None and len(data) > max_bytes:
+            raise UsageError(f"{path}: larger than {max_bytes} bytes, not shown (--max-bytes)")
+        return data
+
+    parts = [unified(path, old(path), new) for path, new in writes]
+    parts += [unified(path, old(path), None) for path in removals]
+    return "".join(parts)
 
 
 def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) -> None:
@@ -213,6 +243,22 @@ def apply(
         write_outcome(outcome, output_dir, out)
     if outcome.stdout:
         click.echo(outcome.stdout, file=out, nl=False)
+    if outcome.diff:
+        from renderer.filediff import colorize
+
+        stream = out if out is not None else sys.stdout
+        color = _is_terminal(stream)
+        click.echo(colorize(outcome.diff) if color else outcome.diff, file=out, nl=False)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    """Colour only for a terminal, and never under NO_COLOR (https://no-color.org)."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def execute(args: RenderArgs | ConfiguredArgs, out: TextIO, err: TextIO) -> int:
@@ -248,6 +294,7 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
             operator=shared.operator,
             # the config may come from a pull request: its output folders stay in its root
             write_roots=(shared.root,),
+            diff=shared.diff,
         )
         for job in shared.entries
     ]
@@ -333,6 +380,12 @@ input error (nothing is printed or written).
     help="With -o DIR, or without DGD_FILE: write nothing; list the files that would change"
     " and exit 1 if there are any.",
 )
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="With -o DIR (or without DGD_FILE), with or without --check: also print a unified"
+    " diff of each file that changes (colour only on a terminal).",
+)
 @trusted_key_option(
     "Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one."
 )
@@ -359,6 +412,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     target: Target | None,
     output_dir: str | None,
     check: bool,
+    diff: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
@@ -412,6 +466,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             crds,
             workers=workers,
             operator=operator,
+            diff=diff,
         )
     else:
         from renderer.model.namespace import check_namespace
@@ -427,6 +482,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             namespace=None if namespace is None else check_namespace(namespace),
             operator=operator,
             check=check,
+            diff=diff,
         )
     code = execute(args, sys.stdout, sys.stderr)
     if code:
