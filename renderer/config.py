@@ -15,6 +15,7 @@ not given on the command line.
         checkpoints: [snapshots/llama-decode.yaml]
         target: dcd          # or grove; omitted: the default rule
         output: rendered/llama
+        kustomization: true  # keep rendered/llama/kustomization.yaml listing its files
     lint:
       paths: [rendered]
       checkpoints: [snapshots]
@@ -71,7 +72,7 @@ _TOP_KEYS = (
     "maxDocuments",
     "operator",
 )
-_JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output")
+_JOB_KEYS = ("dgd", "namespace", "checkpoints", "target", "output", "kustomization")
 _LINT_KEYS = ("paths", "checkpoints", "strict", "format", "disable", "baseline")
 
 
@@ -87,6 +88,7 @@ class RenderJob(NamedTuple):
     # `# Source:` line of its output, so it does not depend on the working directory
     source: str = ""
     namespace: str | None = None  # for DGDs without metadata.namespace
+    kustomization: bool = False  # keep output/kustomization.yaml listing the rendered files
 
 
 class LintConfig(NamedTuple):
@@ -236,6 +238,10 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         if required not in entry:
             raise reader.fail(path, f"{reader.dotted(path)} needs {required!r}", key=True)
     target = entry.get("target")
+    kustomization = entry.get("kustomization", False)
+    if not isinstance(kustomization, bool):
+        where = (*path, "kustomization")
+        raise reader.fail(where, f"{reader.dotted(where)} must be true or false")
     namespace = entry.get("namespace")
     if namespace is not None:
         from renderer.errors import UsageError
@@ -256,6 +262,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         where=reader.obj.where(path, key=False),
         source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
         namespace=namespace,
+        kustomization=kustomization,
     )
 
 

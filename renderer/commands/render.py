@@ -64,6 +64,7 @@ class RenderArgs(RenderRequest):
         write_roots: Sequence[str] = (),
         check: bool = False,
         diff: bool = False,
+        kustomization: bool = False,
     ) -> None:
         super().__init__(
             dgd_file,
@@ -78,6 +79,7 @@ class RenderArgs(RenderRequest):
             namespace_option,
             operator,
             write_roots,
+            kustomization,
         )
         self._set("check", check)
         self._set("diff", diff)
@@ -172,6 +174,8 @@ def plan(args: RenderArgs) -> Outcome:
 def _refuse_check_without_output(args: RenderArgs) -> None:
     if args.check and args.output_dir is None:
         raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
+    if args.kustomization and args.output_dir is None:
+        raise UsageError("--kustomization needs -o DIR (it lists the files written there)")
     if args.diff and args.output_dir is None:
         raise UsageError("--diff needs -o DIR (it shows how the files in DIR change)")
 
@@ -295,6 +299,7 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
             # the config may come from a pull request: its output folders stay in its root
             write_roots=(shared.root,),
             diff=shared.diff,
+            kustomization=job.kustomization,
         )
         for job in shared.entries
     ]
@@ -381,6 +386,12 @@ input error (nothing is printed or written).
     " and exit 1 if there are any.",
 )
 @click.option(
+    "--kustomization",
+    is_flag=True,
+    help="With -o DIR: also write DIR/kustomization.yaml listing exactly the files render"
+    " writes there (kept up to date; --check lists it when stale).",
+)
+@click.option(
     "--diff",
     is_flag=True,
     help="With -o DIR (or without DGD_FILE), with or without --check: also print a unified"
@@ -412,6 +423,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     target: Target | None,
     output_dir: str | None,
     check: bool,
+    kustomization: bool,
     diff: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
@@ -453,6 +465,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
                 ("-n", namespace),
                 ("--target", target),
                 ("-o", output_dir),
+                ("--kustomization", kustomization),
             )
             if value
         ]
@@ -483,6 +496,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             operator=operator,
             check=check,
             diff=diff,
+            kustomization=kustomization,
         )
     code = execute(args, sys.stdout, sys.stderr)
     if code:
