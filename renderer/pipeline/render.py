@@ -229,10 +229,11 @@ def check_dgd(dgd: SourceObject, schemas: Schemas | None) -> None:
     before the validating webhook, and before the controller looks for checkpoints.
     `schemas`: the --crd schemas (None: the bundled ones)."""
     from renderer.schema import check_inputs
-    from renderer.schema.fields import check_fields
+    from renderer.schema.fields import check_emulated_fields, check_fields
 
     check_fields(dgd, schemas)
     check_inputs([dgd], schemas)
+    check_emulated_fields(dgd, schemas)  # a --crd field the emulation would drop
 
 
 def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[SourceObject]]:

@@ -165,6 +165,39 @@ def check_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | None = None)
         raise error
 
 
+def check_emulated_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | None) -> None:
+    """With `--crd` naming the DGD CRD (whose schema has accepted `obj`): raise InputError
+    at the first field that CRD declares and the emulated operator's CRD does not. The
+    emulation reads only the fields of its own operator, so the render would drop such a
+    field without a word (upstream's `device`, for HAMi GPU sharing, is newer than the
+    pinned operator: its workers would lose their GPU request); the user's operator is
+    evidently newer than the one emulated."""
+    if not schemas or (obj.api_version, obj.kind) not in schemas:
+        return
+    from renderer import EMULATED_OPERATOR
+    from renderer.errors import InputError
+
+    version = obj.api_version.rsplit("/", 1)[-1]
+    found = unknown_fields(obj.data, version)
+    if not found:
+        return
+    first = found[0]
+    mark = obj.mark(first, key=True)
+    others = [f"{_dotted(p)} at line {obj.mark(p, key=True).line}" for p in found[1:4]]
+    if len(found) > 4:
+        others.append(f"{len(found) - 4} more")
+    also = f" (also: {', '.join(others)})" if others else ""
+    raise InputError(
+        f"field {_dotted(first)!r} is declared by the CRD given with --crd, but the emulated"
+        f" {EMULATED_OPERATOR} does not know it: the render would silently drop it, so it"
+        f" would not match what your (newer) operator creates{also}. Render only DGDs the"
+        " emulated version reads, or drop the field",
+        obj.file,
+        mark.line,
+        mark.column,
+    )
+
+
 def unknown_field_error(obj: Any, tree: Mapping[str, Any] | None = None) -> Any:
     """The InputError for the first unknown field of a DGD `SourceObject` (at its key), or
     None when every field is declared. Worded as the API server's strict decoding error."""
