@@ -313,6 +313,26 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
     return EXIT_OK
 
 
+# kubectl's -o formats: `render -o json` from habit would write a folder named json
+_KUBECTL_FORMATS = frozenset({"json", "yaml", "wide", "name", "custom-columns", "go-template"})
+
+
+def _warn_kubectl_output_format(output_dir: str) -> None:
+    """`-o json` (a kubectl habit) names the output folder here: say so, unless a folder
+    of that name exists already (then it is meant)."""
+    format_name = output_dir.split("=", 1)[0]
+    if format_name not in _KUBECTL_FORMATS and format_name not in ("jsonpath", "template"):
+        return
+    if Path(output_dir).is_dir():
+        return
+    click.echo(
+        f"dynamo-render: warning: -o {one_line(output_dir)} is the output folder here (one"
+        f" file per object is written into {one_line(output_dir)}/), not kubectl's output"
+        " format; without -o, render prints one YAML stream on stdout",
+        err=True,
+    )
+
+
 EPILOG = """\
 Target: --target defaults to what the operator creates: the Grove PodCliqueSet, unless the
 DGD has the annotation nvidia.com/enable-grove: "false" (then the DCDs).
@@ -484,6 +504,8 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     else:
         from renderer.model.namespace import check_namespace
 
+        if output_dir is not None:
+            _warn_kubectl_output_format(output_dir)
         args = RenderArgs(
             dgd_file,
             checkpoints,

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/ai-dynamo/dynamo"
 _LEVELS = {"error": "error", "warning": "warning"}
 
 
@@ -53,7 +52,7 @@ def _rules() -> list[dict[str, Any]]:
 
 
 def render(result: LintResult, *, color: bool = False) -> str:
-    from renderer import __version__
+    from renderer import PROJECT_URL, __version__
 
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -117,7 +116,8 @@ def render(result: LintResult, *, color: bool = False) -> str:
                     "driver": {
                         "name": "dynamo-render",
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
+                        # this tool's address, never the operator's (omitted until published)
+                        **({"informationUri": PROJECT_URL} if PROJECT_URL else {}),
                         "rules": rules,
                     }
                 },
