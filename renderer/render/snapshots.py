@@ -296,7 +296,9 @@ def _automatic_lookup(  # noqa: PLR0917
     hash_for_id = worker_hash if worker else ""
     labelled = _labelled(checkpoints, namespace, dgd_name, name)
     if not res.dgd_uid:
-        return _unverified(dgd, res, labelled, objects, name, worker, hash_for_id, namespace)
+        return _unverified(
+            dgd, res, labelled, checkpoints, objects, name, worker, hash_for_id, namespace
+        )
     expected = dgd_checkpoint_id(namespace, dgd_name, res.dgd_uid, name, hash_for_id)
     wanted = checkpoint_name(expected)
     identity = (
@@ -324,10 +326,17 @@ def _automatic_lookup(  # noqa: PLR0917
         return found
     if labelled:
         other = labelled[0]
+        owner = _controller_uid(other, dgd_name)
         if hash_for_id and other.worker_hash and other.worker_hash != worker_hash:
             why = (
                 f"it was captured for worker hash {other.worker_hash}, and the DGD's worker"
                 f" spec has changed since (its worker hash is now {worker_hash})"
+            )
+        elif owner and owner != res.dgd_uid:
+            why = (
+                f"its owner is DGD {dgd_name!r} uid {owner} (its controller ownerReference),"
+                f" not uid {res.dgd_uid}: the DGD was deleted and created again since the"
+                " capture"
             )
         else:
             why = f"its name is not {wanted}"
@@ -345,8 +354,44 @@ def _automatic_lookup(  # noqa: PLR0917
         dgd,
         checkpoint_path(dgd, name),
         f"component {name!r}: no captured checkpoint found: the operator restores from"
-        f" checkpoint {wanted} ({identity}; {_files(objects)}); pass its snapshot with"
-        " --checkpoint",
+        f" checkpoint {wanted} ({identity}; {_files(objects)})"
+        f"{_elsewhere(checkpoints, namespace, dgd_name, name, wanted)};"
+        " pass its snapshot with --checkpoint",
+    )
+
+
+def _controller_uid(cp: Checkpoint, dgd_name: str) -> str:
+    """The uid of the DGD `dgd_name` a snapshot's controller ownerReference names ("")."""
+    refs = (cp.source.data.get("metadata") or {}).get("ownerReferences")
+    for ref in refs if isinstance(refs, list) else []:
+        if (
+            isinstance(ref, dict)
+            and ref.get("controller") is True
+            and ref.get("kind") == DGD_KIND
+            and ref.get("name") == dgd_name
+            and isinstance(ref.get("uid"), str)
+        ):
+            return str(ref["uid"])
+    return ""
+
+
+def _elsewhere(
+    checkpoints: Sequence[Checkpoint], namespace: str, dgd_name: str, component: str, wanted: str
+) -> str:
+    """`; snapshot X (FILE:LINE:COL) is in namespace 'a', not 'b'` for the snapshots that
+    would be the one but for their namespace (the operator reads its DGD's namespace
+    only), so the message says what differs instead of only that nothing matched."""
+    misses = [
+        cp
+        for cp in checkpoints
+        if cp.namespace
+        and cp.namespace != namespace
+        and (cp.name == wanted or (cp.dgd_name == dgd_name and cp.component == component))
+    ]
+    return "".join(
+        f"; snapshot {cp.name} ({_where(cp.source)}) is in namespace {cp.namespace!r}, not the"
+        f" DGD's {namespace!r}, and the operator reads its own namespace only"
+        for cp in misses[:3]
     )
 
 
@@ -354,6 +399,7 @@ def _unverified(  # noqa: PLR0917
     dgd: SourceObject,
     res: Resolution,
     labelled: list[Checkpoint],
+    checkpoints: Sequence[Checkpoint],
     objects: Sequence[SourceObject],
     name: str,
     worker: bool,
@@ -376,12 +422,14 @@ def _unverified(  # noqa: PLR0917
     if not labelled:
         if not worker:
             return None
+        elsewhere = _elsewhere(checkpoints, namespace, dgd_name, name, "")
         raise _error_at(
             dgd,
             checkpoint_path(dgd, name),
-            f"component {name!r}: no captured checkpoint found ({search}; {_files(objects)});"
-            " pass its snapshot with --checkpoint (the operator reads checkpoint-<ID>, whose ID"
-            " needs the DGD uid: give the snapshot with its ownerReferences)",
+            f"component {name!r}: no captured checkpoint found ({search}; {_files(objects)})"
+            f"{elsewhere}; pass its snapshot with --checkpoint (the operator reads"
+            " checkpoint-<ID>, whose ID needs the DGD uid: give the snapshot with its"
+            " ownerReferences)",
         )
     if len(labelled) > 1:
         listed = "; ".join(f"{c.name} at {_where(c.source)}" for c in labelled)
