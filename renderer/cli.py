@@ -64,6 +64,19 @@ class LazyGroup(click.Group):
             ctx.fail(f"No such command {name!r}.{hint}")
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        from renderer.errors import InputError
+
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            from renderer.config import at_config_line, from_context
+
+            relocated = at_config_line(from_context(ctx), exc)
+            if relocated is exc:
+                raise
+            raise relocated from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):

@@ -112,6 +112,7 @@ class Config(FrozenRecord):
         "max_documents",
         "base_dir",
         "operator",
+        "places",
     )
     _compare = (
         "file",
@@ -137,6 +138,9 @@ class Config(FrozenRecord):
     base_dir: str
     # the `operator:` section (None: the pinned defaults)
     operator: OperatorConfig | None
+    # each path read from the file, as the commands see it -> (its key, file, line, column),
+    # so a path that does not exist is reported at its line (`at_config_line`)
+    places: dict[str, tuple[str, str, int, int]]
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -150,6 +154,7 @@ class Config(FrozenRecord):
         max_documents: int | None = None,
         base_dir: str = "",
         operator: OperatorConfig | None = None,
+        places: dict[str, tuple[str, str, int, int]] | None = None,
     ) -> None:
         _set = self._set
         _set("file", file)
@@ -162,6 +167,7 @@ class Config(FrozenRecord):
         _set("max_documents", max_documents)
         _set("base_dir", base_dir)
         _set("operator", operator)
+        _set("places", {} if places is None else places)
 
 
 class _Reader:
@@ -171,6 +177,7 @@ class _Reader:
         self.obj = obj
         self.base_dir = base_dir
         self.cwd = cwd
+        self.places: dict[str, tuple[str, str, int, int]] = {}
 
     def fail(self, path: Path, message: str, *, key: bool = False) -> InputError:
         mark = self.obj.mark(path, key=key)
@@ -208,7 +215,10 @@ class _Reader:
                     f"{self.dotted(path)} {value!r} is outside the repository root"
                     f" {self.base_dir} (the config's folder): writes stay inside it",
                 )
-        return self.resolve(value)
+        resolved = self.resolve(value)
+        mark = self.obj.mark(path, key=False)
+        self.places.setdefault(resolved, (self.dotted(path), self.obj.file, mark.line, mark.column))
+        return resolved
 
     def paths(self, value: Any, path: Path) -> tuple[str, ...]:
         if not isinstance(value, list):
@@ -351,7 +361,23 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         max_documents=max_documents,
         base_dir=base_dir,
         operator=_operator(reader, top["operator"]) if "operator" in top else None,
+        places=reader.places,
     )
+
+
+def at_config_line(config: Config | None, exc: InputError) -> InputError:
+    """`exc` at the config line that names its file, when it says that a path the config
+    gives does not exist (else `exc` unchanged): the line to fix is in the config."""
+    if config is None or exc.line is not None or not exc.message.endswith(_MISSING):
+        return exc
+    place = config.places.get(exc.file)
+    if place is None:
+        return exc
+    key, file, line, column = place
+    return InputError(f"{key}: {exc.file!r} does not exist", file, line, column)
+
+
+_MISSING = os.strerror(2)  # ENOENT: "No such file or directory"
 
 
 # The per-file limits a config may set, and the most it may set: the defaults. The config
