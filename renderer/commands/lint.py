@@ -145,6 +145,13 @@ Examples:
 \b
   # the paths, checkpoints and format of .dynamo-render.yaml
   dynamo-render lint
+\b
+  # adopt lint where findings exist: record them, then accept exactly those
+  dynamo-render lint rendered --checkpoint snapshots --write-baseline lint-baseline.json
+  dynamo-render lint rendered --checkpoint snapshots --baseline lint-baseline.json
+
+One object's findings of a rule are accepted, with the reason, by a comment in its YAML
+document: `# dynamo-render: ignore RULE: REASON` (see docs/lint.md, Suppressions).
 
 Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings with
 --strict), or --fix changed a file; 2 usage or input error (no report).

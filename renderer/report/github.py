@@ -39,4 +39,9 @@ def render(result: LintResult, *, color: bool = False) -> str:
             f" {f.message}"
         )
         lines.append(f"::warning {props}::{_data(report_text(text))}")
+    if result.suppressed:  # the count, as the text summary gives it
+        refused = sum(1 for s in result.suppressed if s.refused)
+        count = f"{len(result.suppressed)} finding{'s' if len(result.suppressed) != 1 else ''}"
+        also = f" ({refused} the cluster still refuses)" if refused else ""
+        lines.append(f"::notice title=dynamo-render lint::{count} suppressed{also}")
     return "".join(line + "\n" for line in lines)

@@ -127,7 +127,11 @@ def test_github_annotates_a_suppressed_refused_finding_as_a_warning(repo: Path) 
     Path("stale.yaml").write_text(IGNORE_STALE + STALE)
     result = lint("stale.yaml", "--format", "github")
     assert result.exit_code == 0
-    lines = result.stdout.splitlines()
+    *lines, notice = result.stdout.splitlines()
+    assert (
+        notice
+        == "::notice title=dynamo-render lint::2 findings suppressed (2 the cluster still refuses)"
+    )
     assert len(lines) == 2
     for line in lines:
         assert line.startswith("::warning file=stale.yaml,line=")
@@ -144,6 +148,8 @@ def test_a_policy_rule_suppressed_is_counted_not_printed(repo: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
     assert "; 1 suppressed\n" in result.stderr
+    github = lint("pcs.yaml", "--format", "github")
+    assert github.stdout == "::notice title=dynamo-render lint::1 finding suppressed\n"
 
 
 def test_a_comment_covers_only_its_own_document(repo: Path) -> None:
