@@ -332,3 +332,28 @@ def test_config_baseline_is_read(repo: Path) -> None:
     result = lint(config=True)
     assert result.exit_code == 0, result.output
     assert "2 suppressed" in result.stderr
+
+
+def test_a_large_input_split_across_processes_suppresses_the_same(repo: Path) -> None:
+    """Past 64 files lint splits the run by file (renderer.lint.split): suppressions apply
+    to its merged findings exactly as to a one-pass run."""
+    Path("many").mkdir()
+    for n in range(70):
+        Path(f"many/clean-{n:02d}.yaml").write_text(CLEAN)
+    Path("many/stale.yaml").write_text(IGNORE_STALE + STALE)
+    Path("many/misplaced.yaml").write_text(MISPLACED)
+    assert lint("many", "--write-baseline", "b.json", "-j", "2").exit_code == 0
+    Path("many/misplaced.yaml").write_text("# moved down\n" + MISPLACED)
+    reports = [
+        json.loads(lint("many", "--baseline", "b.json", "--format", "json", "-j", jobs).stdout)
+        for jobs in ("1", "2")
+    ]
+    assert reports[0] == reports[1]
+    report = reports[0]
+    assert report["findings"] == []
+    kinds = sorted((s["rule"], s["suppression"]["kind"]) for s in report["suppressed"])
+    assert kinds == [
+        ("binding-misplaced", "external"),
+        ("binding-stale", "inSource"),
+        ("binding-stale", "inSource"),
+    ]
