@@ -86,11 +86,10 @@ def apply_suppressions(result: LintResult, *, baseline: str | None, max_bytes: i
             where = f"{finding.file}:{comment.line}"
             suppressed.append(Suppressed(finding, IN_SOURCE, comment.reason, where))
             continue
-        if prints:
+        if baseline is not None and prints:
             key = fingerprint(finding, baseline_name(finding.file, base_dir))
             if prints[key] > 0:
-                prints[key] -= 1
-                assert baseline is not None
+                prints[key] -= 1  # one entry accepts one finding
                 reason = f"in the baseline {baseline}"
                 suppressed.append(Suppressed(finding, EXTERNAL, reason, baseline))
                 continue
