@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Check committed manifests for wrong binding copies, and fix them.",
     ),
     "snapshot": ("renderer.commands.snapshot", "Sign and verify captured checkpoint snapshots."),
+    "completion": (
+        "renderer.commands.completion",
+        "Print the shell completion script for bash, zsh or fish.",
+    ),
 }
 
 
@@ -46,6 +50,32 @@ class LazyGroup(click.Group):
         module = importlib.import_module(entry[0])
         command: click.Command = module.command
         return command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            # git and kubectl suggest the command a typo was meant to be; click does not
+            import difflib
+
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from renderer.errors import InputError
+
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            from renderer.config import at_config_line, from_context
+
+            relocated = at_config_line(from_context(ctx), exc)
+            if relocated is exc:
+                raise
+            raise relocated from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]

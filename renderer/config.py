@@ -16,11 +16,14 @@ not given on the command line.
         checkpoints: [snapshots/llama-decode.yaml]
         target: dcd          # or grove; omitted: the default rule
         output: rendered/llama
+        kustomization: true  # keep rendered/llama/kustomization.yaml listing its files
     lint:
       paths: [rendered]
       checkpoints: [snapshots]
       strict: false
       format: text
+      disable: [checkpoint-unverifiable]   # rules not run (--disable)
+      baseline: .dynamo-render-baseline.json  # findings accepted (--baseline)
     trustedKeys: [keys/capture.pub]
     crds: [crds/grove.io_podcliquesets.yaml]
     maxBytes: 16777216
@@ -51,7 +54,7 @@ if TYPE_CHECKING:
 CONFIG_NAME = ".dynamo-render.yaml"
 API_VERSION = "dynamo-render/v1"
 KIND = "Config"
-LINT_FORMATS = ("text", "json", "github", "sarif")
+LINT_FORMATS = ("text", "json", "github", "sarif", "gitlab", "junit")
 MAX_CONFIG_BYTES = 1024 * 1024
 # `ctx.meta` key under which the loaded Config (or None) is kept for commands that need more
 # than option defaults (`render --check` reads the render jobs).
@@ -70,8 +73,8 @@ _TOP_KEYS = (
     "maxDocuments",
     "operator",
 )
-_JOB_KEYS = ("dgd", "namespace", "dgdUID", "checkpoints", "target", "output")
-_LINT_KEYS = ("paths", "checkpoints", "strict", "format")
+_JOB_KEYS = ("dgd", "namespace", "dgdUID", "checkpoints", "target", "output", "kustomization")
+_LINT_KEYS = ("paths", "checkpoints", "strict", "format", "disable", "baseline")
 
 
 class RenderJob(NamedTuple):
@@ -87,6 +90,7 @@ class RenderJob(NamedTuple):
     source: str = ""
     namespace: str | None = None  # for DGDs without metadata.namespace
     dgd_uid: str | None = None  # the live DGD's metadata.uid (automatic checkpoint names)
+    kustomization: bool = False  # keep output/kustomization.yaml listing the rendered files
 
 
 class LintConfig(NamedTuple):
@@ -94,6 +98,8 @@ class LintConfig(NamedTuple):
     checkpoints: tuple[str, ...] = ()
     strict: bool | None = None
     format: str | None = None
+    disable: tuple[str, ...] = ()  # --disable: rules not run
+    baseline: str | None = None  # --baseline: findings accepted (renderer.lint.suppress)
 
 
 class Config(FrozenRecord):
@@ -108,6 +114,7 @@ class Config(FrozenRecord):
         "max_documents",
         "base_dir",
         "operator",
+        "places",
     )
     _compare = (
         "file",
@@ -133,6 +140,9 @@ class Config(FrozenRecord):
     base_dir: str
     # the `operator:` section (None: the pinned defaults)
     operator: OperatorConfig | None
+    # each path read from the file, as the commands see it -> (its key, file, line, column),
+    # so a path that does not exist is reported at its line (`at_config_line`)
+    places: dict[str, tuple[str, str, int, int]]
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -146,6 +156,7 @@ class Config(FrozenRecord):
         max_documents: int | None = None,
         base_dir: str = "",
         operator: OperatorConfig | None = None,
+        places: dict[str, tuple[str, str, int, int]] | None = None,
     ) -> None:
         _set = self._set
         _set("file", file)
@@ -158,6 +169,7 @@ class Config(FrozenRecord):
         _set("max_documents", max_documents)
         _set("base_dir", base_dir)
         _set("operator", operator)
+        _set("places", {} if places is None else places)
 
 
 class _Reader:
@@ -167,6 +179,7 @@ class _Reader:
         self.obj = obj
         self.base_dir = base_dir
         self.cwd = cwd
+        self.places: dict[str, tuple[str, str, int, int]] = {}
 
     def fail(self, path: Path, message: str, *, key: bool = False) -> InputError:
         mark = self.obj.mark(path, key=key)
@@ -204,7 +217,10 @@ class _Reader:
                     f"{self.dotted(path)} {value!r} is outside the repository root"
                     f" {self.base_dir} (the config's folder): writes stay inside it",
                 )
-        return self.resolve(value)
+        resolved = self.resolve(value)
+        mark = self.obj.mark(path, key=False)
+        self.places.setdefault(resolved, (self.dotted(path), self.obj.file, mark.line, mark.column))
+        return resolved
 
     def paths(self, value: Any, path: Path) -> tuple[str, ...]:
         if not isinstance(value, list):
@@ -234,6 +250,10 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         if required not in entry:
             raise reader.fail(path, f"{reader.dotted(path)} needs {required!r}", key=True)
     target = entry.get("target")
+    kustomization = entry.get("kustomization", False)
+    if not isinstance(kustomization, bool):
+        where = (*path, "kustomization")
+        raise reader.fail(where, f"{reader.dotted(where)} must be true or false")
     namespace = entry.get("namespace")
     if namespace is not None:
         from renderer.errors import UsageError
@@ -267,6 +287,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         source=FsPath(os.path.normpath(entry["dgd"])).as_posix(),
         namespace=namespace,
         dgd_uid=uid,
+        kustomization=kustomization,
     )
 
 
@@ -276,12 +297,30 @@ def _lint(reader: _Reader, value: Any) -> LintConfig:
     if strict is not None and not isinstance(strict, bool):
         raise reader.fail(("lint", "strict"), "lint.strict must be true or false")
     fmt = section.get("format")
+    baseline = section.get("baseline")
     return LintConfig(
         paths=reader.paths(section.get("paths", []), ("lint", "paths")),
         checkpoints=reader.paths(section.get("checkpoints", []), ("lint", "checkpoints")),
         strict=strict,
         format=None if fmt is None else reader.choice(fmt, ("lint", "format"), LINT_FORMATS),
+        disable=_disabled_rules(reader, section.get("disable", [])),
+        baseline=None if baseline is None else reader.path_value(baseline, ("lint", "baseline")),
     )
+
+
+def _disabled_rules(reader: _Reader, value: Any) -> tuple[str, ...]:
+    """`lint: disable`, as --disable: each a known rule (an unknown one is at its line)."""
+    from renderer.lint.rules import RULE_MODULES
+
+    path: Path = ("lint", "disable")
+    if not isinstance(value, list):
+        raise reader.fail(path, "lint.disable must be a list of rule names (see --list-rules)")
+    for i, rule in enumerate(value):
+        if not isinstance(rule, str) or rule not in RULE_MODULES:
+            raise reader.fail(
+                (*path, i), f"lint.disable: no rule {rule!r} (see dynamo-render lint --list-rules)"
+            )
+    return tuple(dict.fromkeys(value))
 
 
 def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = None) -> Config:
@@ -337,7 +376,23 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
         max_documents=max_documents,
         base_dir=base_dir,
         operator=_operator(reader, top["operator"]) if "operator" in top else None,
+        places=reader.places,
     )
+
+
+def at_config_line(config: Config | None, exc: InputError) -> InputError:
+    """`exc` at the config line that names its file, when it says that a path the config
+    gives does not exist (else `exc` unchanged): the line to fix is in the config."""
+    if config is None or exc.line is not None or not exc.message.endswith(_MISSING):
+        return exc
+    place = config.places.get(exc.file)
+    if place is None:
+        return exc
+    key, file, line, column = place
+    return InputError(f"{key}: {exc.file!r} does not exist", file, line, column)
+
+
+_MISSING = os.strerror(2)  # ENOENT: "No such file or directory"
 
 
 # The per-file limits a config may set, and the most it may set: the defaults. The config
@@ -447,6 +502,10 @@ def default_map(config: Config) -> dict[str, dict[str, Any]]:
         lint["strict"] = config.lint.strict
     if config.lint.format is not None:
         lint["fmt"] = config.lint.format
+    if config.lint.disable:
+        lint["disabled"] = list(config.lint.disable)
+    if config.lint.baseline is not None:
+        lint["baseline"] = config.lint.baseline
     render = dict(shared)
     binding = {"max_bytes": config.max_bytes} if config.max_bytes is not None else {}
     return {"render": render, "lint": lint, "binding": binding}

@@ -24,8 +24,9 @@ from renderer.report import FORMATS
 class LintArgs(LintRequest):
     """The library request plus how to print it."""
 
-    _fields = (*LintRequest._fields, "format")
+    _fields = (*LintRequest._fields, "format", "write_baseline")
     format: str | None  # None: github under GitHub Actions, else text
+    write_baseline: str | None  # --write-baseline: record the findings there, then accept them
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -42,7 +43,9 @@ class LintArgs(LintRequest):
         operator: Any = None,
         disabled_rules: Sequence[str] = (),
         jobs: int | None = None,
+        baseline: str | None = None,
         format: str | None = None,
+        write_baseline: str | None = None,
     ) -> None:
         super().__init__(
             paths,
@@ -58,8 +61,10 @@ class LintArgs(LintRequest):
             operator,
             disabled_rules,
             jobs,
+            baseline,
         )
         self._set("format", format)
+        self._set("write_baseline", write_baseline)
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -127,7 +132,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     from renderer.report import get_format
 
     fmt = args.format or default_format()
-    outcome = run_lint(args)
+    outcome = _baselined(args, err) if args.write_baseline is not None else run_lint(args)
     result = outcome.result
     root = repository_root() if fmt in _ROOTED_FORMATS else None
     out.write(get_format(fmt)(result, color=fmt == "text" and _use_color(out), root=root))
@@ -138,6 +143,23 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
 
         err.write(summary_line(result) + "\n")
     return EXIT_FINDINGS if outcome.failed else EXIT_OK
+
+
+def _baselined(args: LintArgs, err: TextIO) -> Any:
+    """--write-baseline: lint without the old baseline, record every finding left in the
+    new one, and report them as it suppresses them (read back: what a later run sees)."""
+    from renderer.pipeline.lint import LintOutcome, run_lint
+    from renderer.pipeline.suppress import apply_suppressions, write_baseline
+    from renderer.record import replace
+
+    path = args.write_baseline
+    assert path is not None
+    outcome = run_lint(replace(args, baseline=None))
+    count = write_baseline(path, outcome.result)
+    result = apply_suppressions(outcome.result, baseline=path, max_bytes=args.max_bytes)
+    noun = "finding" if count == 1 else "findings"
+    err.write(f"dynamo-render lint: wrote {one_line(path)} ({count} {noun})\n")
+    return LintOutcome(result, outcome.fix, outcome.strict)
 
 
 EPILOG = """\
@@ -155,6 +177,13 @@ Examples:
 \b
   # the paths, checkpoints and format of .dynamo-render.yaml
   dynamo-render lint
+\b
+  # adopt lint where findings exist: record them, then accept exactly those
+  dynamo-render lint rendered --checkpoint snapshots --write-baseline lint-baseline.json
+  dynamo-render lint rendered --checkpoint snapshots --baseline lint-baseline.json
+
+One object's findings of a rule are accepted, with the reason, by a comment in its YAML
+document: `# dynamo-render: ignore RULE: REASON` (see docs/lint.md, Suppressions).
 
 Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings with
 --strict), or --fix changed a file; 2 usage or input error (no report).
@@ -214,6 +243,20 @@ Exit codes: 0 clean (warnings alone pass unless --strict); 1 errors (or warnings
     help="Do not run this rule (repeatable; see --list-rules), as kube-linter's exclude.",
 )
 @click.option(
+    "--baseline",
+    metavar="FILE",
+    default=None,
+    help="Accept the findings this baseline lists (written by --write-baseline): they are"
+    " reported as suppressed and do not fail the run.",
+)
+@click.option(
+    "--write-baseline",
+    metavar="FILE",
+    default=None,
+    help="Record every finding in FILE (a JSON baseline for --baseline), then report them"
+    " as suppressed: adopt lint in a repository with existing findings.",
+)
+@click.option(
     "-j",
     "--jobs",
     type=click.IntRange(min=1),
@@ -237,6 +280,8 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     max_bytes: int,
     crds: tuple[str, ...],
     disabled: tuple[str, ...],
+    baseline: str | None,
+    write_baseline: str | None,
     jobs: int | None,
     list_rules: bool,
     explain: str | None,
@@ -275,6 +320,8 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
 
         namespace = check_namespace(namespace)
     named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
+    if write_baseline is not None:
+        _check_write_baseline(fix, paths)
     args = LintArgs(
         write_roots=roots_for(ctx, paths if named else ()) if fix else (),
         paths=paths,
@@ -290,8 +337,18 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         operator=_operator_settings(ctx),
         disabled_rules=_known_rules(disabled),
         jobs=jobs,
+        baseline=baseline,
+        write_baseline=write_baseline,
     )
     ctx.exit(execute(args, sys.stdout, sys.stderr))
+
+
+def _check_write_baseline(fix: bool, paths: tuple[str, ...]) -> None:
+    # (the file is only ever named on the command line, as -o is: no config key writes it)
+    if fix:
+        raise UsageError("--write-baseline records findings; run --fix first, then record")
+    if "-" in paths:
+        raise UsageError("--write-baseline names files; stdin (-) has none")
 
 
 def _known_rules(disabled: tuple[str, ...]) -> tuple[str, ...]:

@@ -45,9 +45,10 @@ if TYPE_CHECKING:
 class RenderArgs(RenderRequest):
     """The library request plus what to do with its output."""
 
-    _fields = (*RenderRequest._fields, "check", "require_bound")
+    _fields = (*RenderRequest._fields, "check", "require_bound", "diff")
     check: bool  # with output_dir: write nothing, list what would change, exit 1
     require_bound: bool  # exit 1, printing and writing nothing, when a component is unbound
+    diff: bool  # with output_dir: also print a unified diff of each file changed
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -65,8 +66,10 @@ class RenderArgs(RenderRequest):
         write_roots: Sequence[str] = (),
         dgd_uid: str | None = None,
         dgd_uid_option: str = DGD_UID_OPTION,
+        kustomization: bool = False,
         check: bool = False,
         require_bound: bool = False,
+        diff: bool = False,
     ) -> None:
         super().__init__(
             dgd_file,
@@ -83,9 +86,11 @@ class RenderArgs(RenderRequest):
             write_roots,
             dgd_uid,
             dgd_uid_option,
+            kustomization,
         )
         self._set("check", check)
         self._set("require_bound", require_bound)
+        self._set("diff", diff)
 
 
 class ConfiguredArgs(FrozenRecord):
@@ -102,6 +107,7 @@ class ConfiguredArgs(FrozenRecord):
         "operator",
         "workers",
         "require_bound",
+        "diff",
     )
     entries: tuple[RenderJob, ...]
     root: str  # the repository root: every entry's output folder stays inside it
@@ -112,6 +118,7 @@ class ConfiguredArgs(FrozenRecord):
     operator: OperatorConfig | None  # the config's `operator:` section
     workers: int | None  # -j: processes for the entries (None: the CPUs available)
     require_bound: bool
+    diff: bool  # --diff: a unified diff of each file that changes
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -124,6 +131,7 @@ class ConfiguredArgs(FrozenRecord):
         operator: OperatorConfig | None = None,
         workers: int | None = None,
         require_bound: bool = False,
+        diff: bool = False,
     ) -> None:
         _set = self._set
         _set("entries", entries)
@@ -135,18 +143,20 @@ class ConfiguredArgs(FrozenRecord):
         _set("operator", operator)
         _set("workers", workers)
         _set("require_bound", require_bound)
+        _set("diff", diff)
 
 
 class Outcome(Record):
     """What the command does: print `stdout`, warn on stderr, write `files`, exit."""
 
-    _fields = ("exit_code", "stdout", "warnings", "files", "removals", "unbound")
+    _fields = ("exit_code", "stdout", "warnings", "files", "removals", "unbound", "diff")
     exit_code: int
     stdout: str
     warnings: list[str]
     files: list[tuple[str, bytes]]  # (path, content), changed only
     removals: list[str]  # owned files no object renders to now
     unbound: list[str]  # --require-bound: the components that fail the gate
+    diff: str  # --diff: the unified diff of the changes, printed after the rest
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -156,6 +166,7 @@ class Outcome(Record):
         files: list[tuple[str, bytes]] | None = None,
         removals: list[str] | None = None,
         unbound: list[str] | None = None,
+        diff: str = "",
     ) -> None:
         self.exit_code = exit_code
         self.stdout = stdout
@@ -163,6 +174,7 @@ class Outcome(Record):
         self.files = [] if files is None else files
         self.removals = [] if removals is None else removals
         self.unbound = [] if unbound is None else unbound
+        self.diff = diff
 
 
 def plan(args: RenderArgs) -> Outcome:
@@ -177,30 +189,52 @@ def plan(args: RenderArgs) -> Outcome:
 def _refuse_check_without_output(args: RenderArgs) -> None:
     if args.check and args.output_dir is None:
         raise UsageError("--check needs -o DIR (it compares DIR with a fresh render)")
+    if args.kustomization and args.output_dir is None:
+        raise UsageError("--kustomization needs -o DIR (it lists the files written there)")
+    if args.diff and args.output_dir is None:
+        raise UsageError("--diff needs -o DIR (it shows how the files in DIR change)")
 
 
 def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
     """The render's output as the command gives it: the stream, or with -o the files to
-    write (with --check, their listing instead, and exit 1 when there are any). With
-    --require-bound, an unbound component is exit 1 with nothing printed or written (the
-    --check listing aside): a release gate must not hand on what it refuses."""
+    write (with --check, their listing instead, and exit 1 when there are any; with --diff,
+    a unified diff of each change besides). With --require-bound, an unbound component is
+    exit 1 with nothing printed or written (the --check listing aside): a release gate must
+    not hand on what it refuses."""
     unbound = result.unbound if args.require_bound else []
-    if result.output is not None and args.check:
-        output = result.output
+    output = result.output
+    diff = ""
+    if output is not None and args.diff:
+        diff = _diff(output.writes, output.removals, args.max_bytes)
+    if output is not None and args.check:
         listing = "".join(f"would write {one_line(path)}\n" for path, _ in output.writes)
         listing += "".join(f"would remove {one_line(path)}\n" for path in output.removals)
         failed = output.changed or bool(unbound)
-        return Outcome(
-            EXIT_FINDINGS if failed else EXIT_OK, listing, result.warnings, [], [], unbound
-        )
+        code = EXIT_FINDINGS if failed else EXIT_OK
+        return Outcome(code, listing, result.warnings, [], [], unbound, diff)
     if unbound:
         return Outcome(EXIT_FINDINGS, "", result.warnings, unbound=unbound)
-    if result.output is None:
+    if output is None:
         from renderer.yamlout import dump_stream
 
         return Outcome(EXIT_OK, dump_stream(result.documents), result.warnings)
-    output = result.output
-    return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals)
+    return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals, diff=diff)
+
+
+def _diff(writes: list[tuple[str, bytes]], removals: list[str], max_bytes: int) -> str:
+    """--diff: each file as it is on disk now against what the render makes of it."""
+    from renderer.filediff import unified
+    from renderer.writeroot import read_regular
+
+    def old(path: str) -> bytes | None:
+        data = read_regular(path, max_bytes + 1)
+        if data is not None and len(data) > max_bytes:
+            raise UsageError(f"{path}: larger than {max_bytes} bytes, not shown (--max-bytes)")
+        return data
+
+    parts = [unified(path, old(path), new) for path, new in writes]
+    parts += [unified(path, old(path), None) for path in removals]
+    return "".join(parts)
 
 
 def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) -> None:
@@ -243,6 +277,22 @@ def apply(
         write_outcome(outcome, output_dir, out)
     if outcome.stdout:
         click.echo(outcome.stdout, file=out, nl=False)
+    if outcome.diff:
+        from renderer.filediff import colorize
+
+        stream = out if out is not None else sys.stdout
+        color = _is_terminal(stream)
+        click.echo(colorize(outcome.diff) if color else outcome.diff, file=out, nl=False)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    """Colour only for a terminal, and never under NO_COLOR (https://no-color.org)."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def execute(args: RenderArgs | ConfiguredArgs, out: TextIO, err: TextIO) -> int:
@@ -281,6 +331,8 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
             dgd_uid=job.dgd_uid,
             dgd_uid_option=f"dgdUID: of the entry at {job.where}",
             require_bound=shared.require_bound,
+            diff=shared.diff,
+            kustomization=job.kustomization,
         )
         for job in shared.entries
     ]
@@ -298,6 +350,26 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
 def _stale(outcome: Outcome) -> bool:
     """A --check outcome that lists a file to write or remove."""
     return bool(outcome.stdout)
+
+
+# kubectl's -o formats: `render -o json` from habit would write a folder named json
+_KUBECTL_FORMATS = frozenset({"json", "yaml", "wide", "name", "custom-columns", "go-template"})
+
+
+def _warn_kubectl_output_format(output_dir: str) -> None:
+    """`-o json` (a kubectl habit) names the output folder here: say so, unless a folder
+    of that name exists already (then it is meant)."""
+    format_name = output_dir.split("=", 1)[0]
+    if format_name not in _KUBECTL_FORMATS and format_name not in ("jsonpath", "template"):
+        return
+    if Path(output_dir).is_dir():
+        return
+    click.echo(
+        f"dynamo-render: warning: -o {one_line(output_dir)} is the output folder here (one"
+        f" file per object is written into {one_line(output_dir)}/), not kubectl's output"
+        " format; without -o, render prints one YAML stream on stdout",
+        err=True,
+    )
 
 
 EPILOG = """\
@@ -400,6 +472,18 @@ written).
     help="A release gate: exit 1, printing and writing nothing, when a checkpointed component"
     " is not bound (its checkpoint not captured, or its snapshot not given).",
 )
+@click.option(
+    "--kustomization",
+    is_flag=True,
+    help="With -o DIR: also write DIR/kustomization.yaml listing exactly the files render"
+    " writes there (kept up to date; --check lists it when stale).",
+)
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="With -o DIR (or without DGD_FILE), with or without --check: also print a unified"
+    " diff of each file that changes (colour only on a terminal).",
+)
 @trusted_key_option(
     "Trusted Ed25519 public key (repeatable): matched snapshots must be signed by one."
 )
@@ -428,6 +512,8 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     check: bool,
     dgd_uid: str | None,
     require_bound: bool,
+    kustomization: bool,
+    diff: bool,
     trusted_keys: tuple[str, ...],
     max_bytes: int,
     crds: tuple[str, ...],
@@ -469,6 +555,7 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
                 ("--target", target),
                 ("-o", output_dir),
                 ("--dgd-uid", dgd_uid),
+                ("--kustomization", kustomization),
             )
             if value
         ]
@@ -483,11 +570,14 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             workers=workers,
             operator=operator,
             require_bound=require_bound,
+            diff=diff,
         )
     else:
         from renderer.model.namespace import check_namespace
         from renderer.render.uid import check_dgd_uid
 
+        if output_dir is not None:
+            _warn_kubectl_output_format(output_dir)
         args = RenderArgs(
             dgd_file,
             checkpoints,
@@ -501,6 +591,8 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             dgd_uid=None if dgd_uid is None else check_dgd_uid(dgd_uid),
             check=check,
             require_bound=require_bound,
+            diff=diff,
+            kustomization=kustomization,
         )
     code = execute(args, sys.stdout, sys.stderr)
     if code:

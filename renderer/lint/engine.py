@@ -15,6 +15,7 @@ from renderer.record import Record
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
+    from renderer.lint.suppress import Suppressed
     from renderer.trust import TrustedKey
 
 LINT_KINDS = frozenset({DCD_KIND, PCS_KIND, CHECKPOINT_KIND})
@@ -31,7 +32,16 @@ class LintOptions(NamedTuple):
 
 
 class LintResult(Record):
-    _fields = ("findings", "files", "objects", "fixed", "changed_files", "unfixed", "skipped")
+    _fields = (
+        "findings",
+        "files",
+        "objects",
+        "fixed",
+        "changed_files",
+        "unfixed",
+        "skipped",
+        "suppressed",
+    )
     findings: list[Finding]
     files: list[str]  # every file that contributed an object, in order
     objects: int  # objects linted (DCD, PCS, DynamoCheckpoint)
@@ -39,6 +49,8 @@ class LintResult(Record):
     changed_files: list[str]
     unfixed: list[str]  # why --fix left a file alone
     skipped: list[str]  # YAML files that are not K8s objects
+    # findings a suppression comment or the baseline accepts (renderer.lint.suppress)
+    suppressed: list[Suppressed]
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -49,6 +61,7 @@ class LintResult(Record):
         changed_files: list[str] | None = None,
         unfixed: list[str] | None = None,
         skipped: list[str] | None = None,
+        suppressed: list[Suppressed] | None = None,
     ) -> None:
         self.findings = findings
         self.files = files
@@ -57,6 +70,7 @@ class LintResult(Record):
         self.changed_files = [] if changed_files is None else changed_files
         self.unfixed = [] if unfixed is None else unfixed
         self.skipped = [] if skipped is None else skipped
+        self.suppressed = [] if suppressed is None else suppressed
 
     @property
     def errors(self) -> int:
@@ -76,6 +90,8 @@ class LintResult(Record):
             "fixed": self.fixed,
             "changedFiles": list(self.changed_files),
             "skippedFiles": list(self.skipped),
+            "suppressed": len(self.suppressed),
+            "suppressedRefused": sum(1 for s in self.suppressed if s.refused),
         }
 
 

@@ -43,6 +43,7 @@ class LintRequest(FrozenRecord):
         "operator",
         "disabled_rules",
         "jobs",
+        "baseline",
     )
     paths: Sequence[str]
     checkpoints: Sequence[str]
@@ -58,6 +59,7 @@ class LintRequest(FrozenRecord):
     operator: Any  # OperatorConfig of the config's `operator:` section, for --dgd
     disabled_rules: Sequence[str]  # --disable: rules not run
     jobs: int | None  # worker processes for a large input; None: the CPUs available
+    baseline: str | None  # --baseline: findings it lists are suppressed
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -74,6 +76,7 @@ class LintRequest(FrozenRecord):
         operator: Any = None,
         disabled_rules: Sequence[str] = (),
         jobs: int | None = None,
+        baseline: str | None = None,
     ) -> None:
         set_ = self._set
         set_("paths", paths)
@@ -89,6 +92,7 @@ class LintRequest(FrozenRecord):
         set_("operator", operator)
         set_("disabled_rules", disabled_rules)
         set_("jobs", jobs)
+        set_("baseline", baseline)
 
 
 class LintOutcome(NamedTuple):
@@ -136,7 +140,7 @@ def run_lint(request: LintRequest) -> LintOutcome:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
     split = _split_run(request)
     if split is not None:
-        return LintOutcome(split, None, request.strict)
+        return LintOutcome(_suppress(split, request), None, request.strict)
     skipped: list[str] = []  # YAML that is not Kubernetes objects (Helm values, ...)
     # --fix lints again what is on disk: a file whose bytes are the bytes read (or
     # written) is not parsed twice
@@ -156,7 +160,8 @@ def run_lint(request: LintRequest) -> LintOutcome:
         else []
     )
     options = _options(request)
-    result = lint_objects(objects, checkpoints, options)
+    # suppressed findings are not fixed either: the repository chose to keep them
+    result = _suppress(lint_objects(objects, checkpoints, options), request)
     report = None
     if request.fix and any(f.fixable for f in result.findings):
         from renderer.fix import fix_findings
@@ -177,7 +182,7 @@ def run_lint(request: LintRequest) -> LintOutcome:
                 skipped=[],
                 memo=memo,
             )
-            result = lint_objects(objects, checkpoints, options)
+            result = _suppress(lint_objects(objects, checkpoints, options), request)
         result = replace(
             result,
             fixed=report.fixed,
@@ -185,6 +190,12 @@ def run_lint(request: LintRequest) -> LintOutcome:
             unfixed=report.failures,
         )
     return LintOutcome(replace(result, skipped=skipped), report, request.strict)
+
+
+def _suppress(result: LintResult, request: LintRequest) -> LintResult:
+    from renderer.pipeline.suppress import apply_suppressions
+
+    return apply_suppressions(result, baseline=request.baseline, max_bytes=request.max_bytes)
 
 
 def _split_run(request: LintRequest) -> LintResult | None:

@@ -63,6 +63,7 @@ class RenderRequest(FrozenRecord):
         "write_roots",
         "dgd_uid",
         "dgd_uid_option",
+        "kustomization",
     )
     dgd_file: str  # a file of one or more DGDs, or a folder of such files
     checkpoints: Sequence[str]
@@ -80,6 +81,7 @@ class RenderRequest(FrozenRecord):
     # the live DGD's metadata.uid, which automatic checkpoint names need (one DGD only)
     dgd_uid: str | None
     dgd_uid_option: str  # how messages name where it came from
+    kustomization: bool  # with output_dir: keep output_dir/kustomization.yaml listing it
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -97,6 +99,7 @@ class RenderRequest(FrozenRecord):
         write_roots: Sequence[str] = (),
         dgd_uid: str | None = None,
         dgd_uid_option: str = DGD_UID_OPTION,
+        kustomization: bool = False,
     ) -> None:
         _set = self._set
         _set("dgd_file", dgd_file)
@@ -113,6 +116,7 @@ class RenderRequest(FrozenRecord):
         _set("write_roots", write_roots)
         _set("dgd_uid", dgd_uid)
         _set("dgd_uid_option", dgd_uid_option)
+        _set("kustomization", kustomization)
 
 
 class OutputPlan(FrozenRecord):
@@ -177,7 +181,7 @@ def run_render(request: RenderRequest) -> RenderOutcome:
     if request.output_dir is None:
         return RenderOutcome(documents, warnings, None, unbound)
     source = request.source_name or request.dgd_file
-    plan = plan_output(documents, request.output_dir, source)
+    plan = plan_output(documents, request.output_dir, source, request.kustomization)
     return RenderOutcome(documents, warnings, plan, unbound)
 
 
@@ -297,10 +301,11 @@ def check_dgd(dgd: SourceObject, schemas: Schemas | None) -> None:
     before the validating webhook, and before the controller looks for checkpoints.
     `schemas`: the --crd schemas (None: the bundled ones)."""
     from renderer.schema import check_inputs
-    from renderer.schema.fields import check_fields
+    from renderer.schema.fields import check_emulated_fields, check_fields
 
     check_fields(dgd, schemas)
     check_inputs([dgd], schemas)
+    check_emulated_fields(dgd, schemas)  # a --crd field the emulation would drop
 
 
 def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[SourceObject]]:
@@ -448,14 +453,18 @@ def _unused_snapshots(
     ]
 
 
-def plan_output(documents: list[Document], folder: str, source: str) -> OutputPlan:
+def plan_output(
+    documents: list[Document], folder: str, source: str, kustomization: bool = False
+) -> OutputPlan:
     """What writing `documents` into `folder` changes, for the files whose first line is
     `source`'s `# Source:` header (UsageError when `folder` cannot be a folder, or a file
-    in it is not a regular file)."""
+    in it is not a regular file); with `kustomization`, its kustomization.yaml too."""
     from renderer.writeroot import check_folder
 
     check_folder(folder)
     planned = planned_files(documents, folder)
+    if kustomization:
+        planned.append(_kustomization_file(folder, source, [p for p, _, _ in planned]))
     writes = [(path, content) for path, content, changed in planned if changed]
     removals = owned_leftovers(folder, source, {path for path, _, _ in planned})
     return OutputPlan(folder, writes, removals)
@@ -485,6 +494,29 @@ def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str,
         content = (source_comment(source) + dump_object(obj)).encode("utf-8")
         planned.append((str(path), content, read_regular(str(path), len(content) + 1) != content))
     return planned
+
+
+def _kustomization_file(folder: str, source: str, paths: list[str]) -> tuple[str, bytes, bool]:
+    """(path, content, changed) of the folder's kustomization.yaml listing `paths`;
+    UsageError when a kustomization there is not this render's (kustomize reads one)."""
+    from pathlib import Path
+
+    from renderer.render.kustomization import FILE_NAME, kustomization
+    from renderer.writeroot import read_regular
+    from renderer.yamlout import source_comment
+
+    content = kustomization(source, [Path(p).name for p in paths])
+    header = source_comment(source).encode("utf-8")
+    for name in (FILE_NAME, "kustomization.yml", "Kustomization"):
+        existing = read_regular(str(Path(folder) / name), len(content) + 1)
+        if existing is not None and (name != FILE_NAME or not existing.startswith(header)):
+            raise UsageError(
+                f"{Path(folder) / name}: a kustomization this render did not write (its first"
+                f" line is not `{header.decode().rstrip()}`); --kustomization writes"
+                f" {FILE_NAME} in a folder without one: move it up a folder, or drop the option"
+            )
+    path = str(Path(folder) / FILE_NAME)
+    return path, content, read_regular(path, len(content) + 1) != content
 
 
 def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str]:

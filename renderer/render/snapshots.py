@@ -367,6 +367,7 @@ def _automatic_lookup(
         if labelled:
             return _unverified(dgd, res, labelled, name, hash_for_id, namespace)
         _unnamed(dgd, res, name, hash_for_id, namespace)
+        res.warnings[-1] += _elsewhere(checkpoints, namespace, dgd_name, name, "")
         return None
     expected = dgd_checkpoint_id(namespace, dgd_name, res.dgd_uid, name, hash_for_id)
     wanted = checkpoint_name(expected)
@@ -416,7 +417,7 @@ def _automatic_lookup(
         " component is rendered as the operator renders it until then (no binding); once it"
         " is Ready, save it with"
         f" `kubectl get dynamocheckpoint {wanted} -n {namespace} -o yaml > {save}` and render"
-        " again"
+        " again" + _elsewhere(checkpoints, namespace, dgd_name, name, wanted)
     )
     return None
 
@@ -439,7 +440,10 @@ def _outdated(
             f" has changed since (its worker hash is now {lookup.worker_hash})"
         )
     elif owner and owner != dgd_uid:
-        why = f"it was captured for the DGD of uid {owner}, not {dgd_uid} (the DGD was recreated)"
+        why = (
+            f"its owner is DGD {dgd_name!r} uid {owner} (its controller ownerReference), not"
+            f" uid {dgd_uid}: the DGD was deleted and created again since the capture"
+        )
     else:
         why = f"its name is not {wanted}"
     if captured:
@@ -525,3 +529,23 @@ def _unverified(  # noqa: PLR0917
     res.renames[placeholder] = found.name
     res.renames[placeholder_id] = checkpoint_id_of(found.source.data)
     return found
+
+
+def _elsewhere(
+    checkpoints: Sequence[Checkpoint], namespace: str, dgd_name: str, component: str, wanted: str
+) -> str:
+    """`; snapshot X (FILE:LINE:COL) is in namespace 'a', not 'b'` for the snapshots that
+    would be the one but for their namespace (the operator reads its DGD's namespace
+    only), so the message says what differs instead of only that nothing matched."""
+    misses = [
+        cp
+        for cp in checkpoints
+        if cp.namespace
+        and cp.namespace != namespace
+        and (cp.name == wanted or (cp.dgd_name == dgd_name and cp.component == component))
+    ]
+    return "".join(
+        f"; snapshot {cp.name} ({_where(cp.source)}) is in namespace {cp.namespace!r}, not the"
+        f" DGD's {namespace!r}, and the operator reads its own namespace only"
+        for cp in misses[:3]
+    )

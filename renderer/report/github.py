@@ -34,4 +34,21 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
         file = _property(one_line(repository_path(f.file, root)))
         props = f"file={file},line={f.line},col={f.column},title={_property(f.rule)}"
         lines.append(f"::{f.severity} {props}::{_data(message_lines(f'[{f.rule}] {f.message}'))}")
+    for s in result.suppressed:
+        if not s.refused:  # accepted and harmless: counted in the summary only
+            continue
+        f = s.finding
+        file = _property(one_line(repository_path(f.file, root)))
+        title = _property(f"{f.rule} (suppressed)")
+        props = f"file={file},line={f.line},col={f.column},title={title}"
+        text = (
+            f"[{f.rule}] suppressed ({s.justification}), but the cluster still refuses this:"
+            f" {f.message}"
+        )
+        lines.append(f"::warning {props}::{_data(message_lines(text))}")
+    if result.suppressed:  # the count, as the text summary gives it
+        refused = sum(1 for s in result.suppressed if s.refused)
+        count = f"{len(result.suppressed)} finding{'s' if len(result.suppressed) != 1 else ''}"
+        also = f" ({refused} the cluster still refuses)" if refused else ""
+        lines.append(f"::notice title=dynamo-render lint::{count} suppressed{also}")
     return "".join(line + "\n" for line in lines)

@@ -7,7 +7,8 @@ relative to the repository root, `lines.begin`). The fingerprint is the SHA-256 
 rule, the path, the object (kind, namespace, name) and the message, not the line: GitLab
 compares fingerprints between the merge request and its target branch, so an issue that
 only moved is not reported as new. Two identical issues in one object are told apart by
-their order.
+their order. A suppressed finding the cluster still refuses is an `info` issue saying it is
+suppressed, and why; other suppressed findings are left out.
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
 
     issues: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for f in result.findings:
+    shown = [(f, "", _SEVERITIES[f.severity]) for f in result.findings]
+    shown += [
+        (s.finding, f"suppressed ({s.justification}), but the cluster still refuses this: ", "info")
+        for s in result.suppressed
+        if s.refused
+    ]
+    for f, prefix, severity in shown:
         path = repository_path(f.file, root)
         identity = "\0".join((f.rule, path, f.kind, f.namespace, f.name, f.message))
         occurrence = seen.get(identity, 0)
@@ -38,11 +45,11 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
             {
                 "type": "issue",
                 "check_name": f.rule,
-                "description": report_text(f"[{f.rule}] {f.message.partition(chr(10))[0]}"),
-                "content": {"body": message_lines(f"{f.message}\n\nFix: {f.hint}")},
+                "description": report_text(f"[{f.rule}] {prefix}{f.message.partition(chr(10))[0]}"),
+                "content": {"body": message_lines(f"{prefix}{f.message}\n\nFix: {f.hint}")},
                 "categories": ["Bug Risk"],
                 "fingerprint": digest.hexdigest(),
-                "severity": _SEVERITIES[f.severity],
+                "severity": severity,
                 "location": {
                     "path": report_text(path),
                     "lines": {"begin": f.line},

@@ -16,6 +16,7 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
     document = {
         "version": VERSION,
         "findings": [f.to_json() for f in result.findings],
+        "suppressed": [s.to_json() for s in result.suppressed],
         "summary": result.summary(),
     }
     return dump_json(document)

@@ -3,7 +3,8 @@ Pipelines read, shaped as kubeconform's: one `<testsuite>` per linted file, one
 `<testcase>` per object with findings (`Kind/namespace/name`), a `<failure>` when the
 object has an error (its rules in `type`, every finding in the body), warnings alone in
 `<system-out>`. A file without findings is one passing test case; a skipped file (not
-Kubernetes objects) a `<skipped>` one. Paths are relative to the repository root.
+Kubernetes objects) a `<skipped>` one, and so is each suppressed finding (its reason in the
+message). Paths are relative to the repository root.
 """
 
 from __future__ import annotations
@@ -52,6 +53,19 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
         by_file.setdefault(file, {})
     for f in result.findings:
         by_file.setdefault(f.file, {}).setdefault((f.kind, f.namespace, f.name), []).append(f)
+    suppressed: dict[str, list[str]] = {}
+    for s in result.suppressed:
+        f = s.finding
+        label = "/".join(p for p in (f.kind, f.namespace, f.name) if p)
+        reason = f"[{f.rule}] suppressed: {s.justification}"
+        if s.refused:
+            reason += " (the cluster still refuses it)"
+        suppressed.setdefault(f.file, []).append(
+            f"    <testcase name={quoteattr(report_text(label or f.file))}"
+            f" classname={quoteattr(report_text(repository_path(f.file, root)))}>\n"
+            f"      <skipped message={quoteattr(report_text(reason))}/>\n    </testcase>"
+        )
+        by_file.setdefault(f.file, {})
     suites: list[str] = []
     total = failures = 0
     for file, objects in by_file.items():

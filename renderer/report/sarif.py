@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-INFORMATION_URI = "https://github.com/ai-dynamo/dynamo"
 _LEVELS = {"error": "error", "warning": "warning"}
 
 
@@ -68,12 +67,26 @@ def _rules() -> list[dict[str, Any]]:
 
 
 def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
-    from renderer import __version__
+    from renderer import PROJECT_URL, __version__
 
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
-    for f in result.findings:
+    suppressions: list[list[dict[str, Any]] | None] = [None] * len(result.findings)
+    findings = list(result.findings)
+    for s in result.suppressed:
+        findings.append(s.finding)
+        # what code scanning shows as dismissed, with the repository's reason
+        suppressions.append(
+            [
+                {
+                    "kind": s.kind,
+                    "status": "accepted",
+                    "justification": report_text(s.justification),
+                }
+            ]
+        )
+    for f, suppression in zip(findings, suppressions, strict=True):
         results.append(
             {
                 "ruleId": f.rule,
@@ -108,6 +121,8 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
                 },
             }
         )
+        if suppression is not None:
+            results[-1]["suppressions"] = suppression
     log = {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -117,7 +132,8 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
                     "driver": {
                         "name": "dynamo-render",
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
+                        # this tool's address, never the operator's (omitted until published)
+                        **({"informationUri": PROJECT_URL} if PROJECT_URL else {}),
                         "rules": rules,
                     }
                 },

@@ -22,7 +22,21 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
         # names and keys from the input: no raw ESC, BEL, bidi override or line break
         file, message = one_line(f.file), report_text(f.message)
         lines.append(f"{file}:{f.line}:{f.column}: {severity} {rule} {message}")
+    lines.extend(refused_lines(result))
     return "".join(line + "\n" for line in lines)
+
+
+def refused_lines(result: LintResult) -> list[str]:
+    """Suppressed findings the cluster still refuses: shown on every run, never silent."""
+    from renderer.errors import one_line, report_text
+
+    return [
+        f"{one_line(s.finding.file)}:{s.finding.line}:{s.finding.column}: suppressed"
+        f" {s.finding.severity} [{s.finding.rule}] {report_text(s.finding.message)}"
+        f" (suppressed: {report_text(s.justification)}; the cluster still refuses this)"
+        for s in result.suppressed
+        if s.refused
+    ]
 
 
 def _plural(count: int, word: str) -> str:
@@ -43,6 +57,11 @@ def summary_line(result: LintResult) -> str:
         text += f" {_plural(len(result.changed_files), 'file')}"
     elif fixable:
         text += f"; {fixable} fixable with --fix"
+    if result.suppressed:
+        refused = sum(1 for s in result.suppressed if s.refused)
+        text += f"; {len(result.suppressed)} suppressed"
+        if refused:
+            text += f" ({refused} the cluster refuses)"
     if result.skipped:
         text += f"; skipped {_plural(len(result.skipped), 'file')} (not Kubernetes objects)"
     return f"dynamo-render lint: {text}"

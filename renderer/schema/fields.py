@@ -165,6 +165,39 @@ def check_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | None = None)
         raise error
 
 
+def check_emulated_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | None) -> None:
+    """With `--crd` naming the DGD CRD (whose schema has accepted `obj`): raise InputError
+    at the first field that CRD declares and the emulated operator's CRD does not. The
+    emulation reads only the fields of its own operator, so the render would drop such a
+    field without a word (upstream's `device`, for HAMi GPU sharing, is newer than the
+    pinned operator: its workers would lose their GPU request); the user's operator is
+    evidently newer than the one emulated."""
+    if not schemas or (obj.api_version, obj.kind) not in schemas:
+        return
+    from renderer import EMULATED_OPERATOR
+    from renderer.errors import InputError
+
+    version = obj.api_version.rsplit("/", 1)[-1]
+    found = unknown_fields(obj.data, version)
+    if not found:
+        return
+    first = found[0]
+    mark = obj.mark(first, key=True)
+    others = [f"{_dotted(p)} at line {obj.mark(p, key=True).line}" for p in found[1:4]]
+    if len(found) > 4:
+        others.append(f"{len(found) - 4} more")
+    also = f" (also: {', '.join(others)})" if others else ""
+    raise InputError(
+        f"field {_dotted(first)!r} is declared by the CRD given with --crd, but the emulated"
+        f" {EMULATED_OPERATOR} does not know it: the render would silently drop it, so it"
+        f" would not match what your (newer) operator creates{also}. Render only DGDs the"
+        " emulated version reads, or drop the field",
+        obj.file,
+        mark.line,
+        mark.column,
+    )
+
+
 def unknown_field_error(obj: Any, tree: Mapping[str, Any] | None = None) -> Any:
     """The InputError for the first unknown field of a DGD `SourceObject` (at its key), or
     None when every field is declared. Worded as the API server's strict decoding error."""
@@ -180,7 +213,8 @@ def unknown_field_error(obj: Any, tree: Mapping[str, Any] | None = None) -> Any:
     if len(found) > 4:
         others.append(f"{len(found) - 4} more")
     also = f" (also: {', '.join(others)})" if others else ""
-    hint = _nested_hint(obj.data, first, version, tree)
+    hint = _spelling_hint(first, version) or _nested_hint(obj.data, first, version, tree)
+    hint = hint or _sibling_hint(first, version, tree)
     return InputError(
         f"unknown field {_dotted(first)!r} in DynamoGraphDeployment {obj.api_version}: its"
         " CRD does not declare it, so the API server would refuse it (kubectl apply, strict"
@@ -222,3 +256,78 @@ def _nested_hint(
         if path[-1] in child.get("p", {}):
             return f" (did you mean {_dotted((*path[:-1], sibling, path[-1]))}?)"
     return ""
+
+
+# The same field in the other API version, where the conversion webhook renames it (the
+# operator's v1alpha1 <-> v1beta1 conversion): (version written, where, key) -> hint.
+# Only renames the conversion makes; a field with no counterpart gets no hint.
+_COMPONENT, _SPEC = "component", "spec"
+_OTHER_VERSION: dict[tuple[str, str, str], str] = {
+    ("v1beta1", _COMPONENT, "componentType"): "type",
+    ("v1beta1", _COMPONENT, "serviceName"): "name",
+    ("v1beta1", _COMPONENT, "sharedMemory"): "sharedMemorySize",
+    ("v1beta1", _COMPONENT, "extraPodSpec"): "podTemplate.spec",
+    ("v1beta1", _COMPONENT, "extraPodMetadata"): "podTemplate.metadata",
+    ("v1beta1", _COMPONENT, "envs"): "podTemplate.spec.containers[main].env",
+    ("v1beta1", _SPEC, "services"): "components",
+    ("v1beta1", _SPEC, "envs"): "env",
+    ("v1alpha1", _COMPONENT, "type"): "componentType",
+    ("v1alpha1", _COMPONENT, "name"): "serviceName",
+    ("v1alpha1", _COMPONENT, "sharedMemorySize"): "sharedMemory.size",
+    ("v1alpha1", _COMPONENT, "podTemplate"): "extraPodSpec and extraPodMetadata",
+    ("v1alpha1", _COMPONENT, "experimental"): "checkpoint, gpuMemoryService, failover",
+    ("v1alpha1", _SPEC, "components"): "services",
+    ("v1alpha1", _SPEC, "env"): "envs",
+}
+
+
+def _spelling_hint(path: Path, version: str) -> str:
+    """`(did you mean type? componentType is the v1alpha1 spelling)` for a field written as
+    the other API version spells it."""
+    if len(path) == 2 and path[0] == "spec":
+        where = _SPEC
+    elif len(path) == 4 and path[:2] in (("spec", "components"), ("spec", "services")):
+        where = _COMPONENT
+    else:
+        return ""
+    key = str(path[-1])
+    wanted = _OTHER_VERSION.get((version, where, key))
+    if wanted is None:
+        return ""
+    other = "v1alpha1" if version == "v1beta1" else "v1beta1"
+    if "," in wanted or " and " in wanted:  # one field there, several here
+        return (
+            f" ({key!r} is {other}'s; in nvidia.com/{version} its fields are {wanted},"
+            f" on the {'service' if version == 'v1alpha1' else 'component'} itself)"
+        )
+    return (
+        f" (did you mean {_dotted(path[:-1])}.{wanted}? {key!r} is the {other} spelling,"
+        f" and this DGD is nvidia.com/{version})"
+    )
+
+
+def _sibling_hint(path: Path, version: str, tree: Mapping[str, Any] | None) -> str:
+    """`(did you mean replicas?)` for a key one typo away from a field declared beside it
+    (same letters in another case, or a close spelling: difflib ratio 0.85 and the only
+    such field), never a guess between several."""
+    import difflib
+
+    tree = tree if tree is not None else _bundled()
+    defs = tree["defs"]
+    node: Node = tree["versions"].get(version, {})
+    for part in path[:-1]:
+        while "r" in node:
+            node = defs[node["r"]]
+        if isinstance(part, int):
+            node = node.get("i", {})
+        else:
+            node = node.get("p", {}).get(part) or node.get("a", {})
+    while "r" in node:
+        node = defs[node["r"]]
+    declared = list(node.get("p", {}))
+    key = str(path[-1])
+    same = [name for name in declared if name.lower() == key.lower()]
+    close = same or difflib.get_close_matches(key, declared, n=2, cutoff=0.85)
+    if len(close) != 1:
+        return ""
+    return f" (did you mean {_dotted((*path[:-1], close[0]))}?)"

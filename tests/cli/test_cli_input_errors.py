@@ -90,7 +90,7 @@ def test_a_broken_config_still_shows_help_but_stops_real_runs(
     assert main(["lint", "x.yaml"]) == 2
     assert capsys.readouterr().err == (
         "dynamo-render: error: .dynamo-render.yaml:3:16: lint.format must be one of: text,"
-        " json, github, sarif\n"
+        " json, github, sarif, gitlab, junit\n"
     )
     # after `--` a `--help` is a file name, not a request for help
     assert main(["lint", "--", "--help"]) == 2

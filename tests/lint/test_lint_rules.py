@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from lint_support import VECTOR_FIXTURES
-from paths import FIXTURES, VECTORS
+from paths import FIXTURES, REPO, VECTORS
 
 from renderer.cli import cli
 
@@ -207,10 +207,14 @@ def test_text_format_and_summary() -> None:
 
 def test_github_is_the_default_under_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    path = str(FIXTURES / "dcd-v1beta1" / "binding-absent.yaml")
-    code, out, _ = run_lint(path, "--checkpoint", SNAPSHOT)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    monkeypatch.chdir(REPO)
+    path = FIXTURES / "dcd-v1beta1" / "binding-absent.yaml"
+    code, out, _ = run_lint(str(path), "--checkpoint", SNAPSHOT)
     assert code == 1
-    assert out.startswith(f"::error file={path},line=23,col=7,title=binding-absent::")
+    # annotations name the file from the repository root, as the runner attaches them
+    relative = path.relative_to(REPO).as_posix()
+    assert out.startswith(f"::error file={relative},line=23,col=7,title=binding-absent::")
 
 
 def test_disable_leaves_a_rule_out_and_refuses_an_unknown_one() -> None:
