@@ -36,7 +36,11 @@ CASES: list[dict[str, Any]] = [
 GOOD = [case for case in CASES if case["binding"] is not None]
 STRICT = [case for case in CASES if case["strict_errors"]]
 # the README's only group sharing one binding; every other digest is distinct
-SAME = ("01-baseline", "04-same-as-01-scheduling-group-null", "06-same-as-01-user-annotations-empty")
+SAME = (
+    "01-baseline",
+    "04-same-as-01-scheduling-group-null",
+    "06-same-as-01-user-annotations-empty",
+)
 
 
 def _path(case: dict[str, Any]) -> Path:
