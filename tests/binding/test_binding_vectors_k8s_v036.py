@@ -31,7 +31,8 @@ from renderer.source import load_paths
 
 HERE = TESTS / "vectors-k8s-v0.36.2"
 CASES: list[dict[str, Any]] = [
-    json.loads(line) for line in (HERE / "expected.jsonl").read_text("utf-8").splitlines()
+    json.loads(line)
+    for line in (HERE / "expected.jsonl").read_text("utf-8").rstrip("\n").split("\n")
 ]
 GOOD = [case for case in CASES if case["binding"] is not None]
 STRICT = [case for case in CASES if case["strict_errors"]]
