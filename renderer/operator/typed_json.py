@@ -5,7 +5,7 @@ and the ``nvidia.com/dcd-spec`` annotation holds ``json.Marshal`` of a v1alpha1 
 record. Go writes struct fields in declaration order, drops ``omitempty`` fields only when
 empty, writes absent non-omitempty fields as their zero value, and canonicalises
 quantities; a dict read from YAML knows none of that. Two packaged tables give the order:
-``renderer/data/binding-types.json`` (the Kubernetes types) and
+``renderer/data/binding-types-k8s-v0.36.2.json`` (the Kubernetes types) and
 ``renderer/data/operator-types.json`` (the Dynamo API types, from scripts/gen-operator-types).
 
 A value the tables cannot place (an unknown field, a type from another module) raises
