@@ -1,7 +1,7 @@
 """The JSON tables in renderer/data, each parsed once per process.
 
 The operator emulation and the binding encoder read the same type tables (dgd-types.json
-three ways, binding-types.json two): one parse each instead of one per reader. The parsed
+three ways, the binding type table two): one parse each instead of one per reader. The parsed
 value is shared, so readers treat it as read-only and copy what they change.
 """
 

@@ -4,8 +4,9 @@
 The table lists every struct type Go's ``encoding/json`` walks when it decodes or encodes
 a ``nvidia.com/v1alpha1`` or ``nvidia.com/v1beta1`` DynamoGraphDeployment, with its JSON
 fields in declaration order, their tag options and a type descriptor (the format of
-renderer/data/binding-types.json: ``kind`` string/bool/int32/int64/float64/ptr/slice/map/
-struct, ``name``, ``elem``, ``key``, ``marshaler`` for types with their own JSON methods).
+renderer/data/binding-types-k8s-v0.36.2.json: ``kind``
+string/bool/int32/int64/float64/ptr/slice/map/struct, ``name``, ``elem``, ``key``,
+``marshaler`` for types with their own JSON methods).
 Embedded structs without a JSON name are inlined the way ``encoding/json`` does it.
 
 It reads the Go sources at the versions the pinned operator's go.mod requires, from git

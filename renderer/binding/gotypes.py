@@ -1,12 +1,15 @@
-"""The Go type table (k8s.io/api v0.34.3), compiled once into codecs that decode and encode.
+"""The Go type table of the pinned operator, compiled once into codecs that decode and encode.
 
-`renderer/data/binding-types.json` lists, for every struct Go's encoder walks while
-hashing a binding projection, its JSON fields in declaration order with their tags. It is
-read lazily (first bind) and turned into one `Codec` per type descriptor:
+`renderer/data/binding-types-k8s-v0.36.2.json` (generated from the real Go types of the
+operator's module, k8s.io/api v0.36.2) lists, for every struct Go's encoder walks while
+hashing a binding projection and for the rest of the DynamoCheckpoint, its JSON fields in
+declaration order with their tags. It is read lazily (first bind) and turned into one
+`Codec` per type descriptor:
 
 - `decode(value, path, ctx)` applies Go's `encoding/json` decoding to a YAML-read value:
-  a value of the wrong JSON type is a BindingError naming the path; unknown fields are
-  dropped with a warning (apimachinery matches field names case-sensitively).
+  a value of the wrong JSON type is a BindingError naming the path; so is a field the
+  types do not have (matched case-sensitively, as apimachinery does), unless the context
+  decodes a part that is never hashed, where it is dropped quietly.
 - `encode(decoded)` writes Go's `encoding/json` bytes for the decoded value.
 
 Decoded values: str/int/bool as themselves; a struct is a dict holding only the fields the
@@ -28,7 +31,7 @@ from renderer.gojson import encode_string
 from renderer.record import Record
 from renderer.source.model import Path, SourceObject
 
-TABLE_RESOURCE = "binding-types.json"
+TABLE_RESOURCE = "binding-types-k8s-v0.36.2.json"  # named by its k8s.io/api version
 QUANTITY = "k8s.io/apimachinery/pkg/api/resource.Quantity"
 TIME = "k8s.io/apimachinery/pkg/apis/meta/v1.Time"
 INT_OR_STRING = "k8s.io/apimachinery/pkg/util/intstr.IntOrString"
@@ -42,19 +45,23 @@ class TableError(RuntimeError):
 
 
 class DecodeContext(Record):
-    """Per-object decoding state: where messages point, and the warnings collected."""
+    """Per-object decoding state: where messages point, the warnings collected, and whether
+    an unknown field is refused (what is hashed) or dropped (what never is)."""
 
-    _fields = ("obj", "warnings")
+    _fields = ("obj", "warnings", "strict")
     obj: SourceObject
     warnings: list[str]
+    strict: bool
 
     def __init__(
         self,
         obj: SourceObject,
         warnings: list[str] | None = None,
+        strict: bool = True,
     ) -> None:
         self.obj = obj
         self.warnings = [] if warnings is None else warnings
+        self.strict = strict
 
     def error(self, path: Path, message: str, *, key: bool = False) -> BindingError:
         mark = self.obj.mark(path, key=key)
@@ -68,13 +75,25 @@ class DecodeContext(Record):
             " operator cannot bind this checkpoint",
         )
 
-    def warn_unknown(self, path: Path) -> None:
-        mark = self.obj.mark(path, key=True)
-        self.warnings.append(
-            f"{self.obj.file}:{mark.line}:{mark.column}: unknown field {format_path(path)}"
-            " is not in the Kubernetes v0.34.3 types; dropped, as the operator drops it"
-            " (a typo, or a newer Kubernetes field?)"
-        )
+    def unknown_field(self, path: Path) -> None:
+        """A key the Go types lack: a BindingError at the key when strict, else dropped.
+
+        The operator's DynamoCheckpoint schema is generated from the same types, so the API
+        server prunes such a field (or refuses it under strict field validation): a
+        snapshot holding one is not an object the operator reads, and whether an operator
+        built with other types would hash it cannot be told. Dropping it would bind to a
+        digest nothing vouches for."""
+        if self.strict:
+            raise self.error(
+                path,
+                "unknown field: the pinned operator's Go types (DynamoCheckpoint"
+                f" nvidia.com/v1alpha1, k8s.io/api {type_table().k8s_api}) have no such"
+                " field and its DynamoCheckpoint schema does not admit one (the API server"
+                " prunes it, or refuses it under strict field validation), so the operator"
+                " never hashes it; no binding is computed from a snapshot holding it (a"
+                " typo, or a field of another Kubernetes version?)",
+                key=True,
+            )
 
 
 class Codec:
@@ -310,7 +329,7 @@ class StructCodec(Codec):
         for key, item in value.items():
             spec = by_name.get(key)
             if spec is None:
-                ctx.warn_unknown((*path, key))
+                ctx.unknown_field((*path, key))
             elif item is not None:  # null leaves a Go field at its zero value (or nil)
                 out[key] = spec.codec.decode(item, (*path, key), ctx)
         return out
@@ -426,6 +445,7 @@ class TypeTable:
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.source: dict[str, str] = dict(raw.get("source", {}))
+        self.k8s_api = self.source.get("k8s.io/api", "(unknown version)")
         self._types: dict[str, Any] = raw["types"]
         self._structs: dict[str, StructCodec] = {}
         self.roots: dict[str, StructCodec] = {}
@@ -511,13 +531,7 @@ def type_table() -> TypeTable:
     """The compiled table, loaded from package data on first use."""
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable data
     if _TABLE is None:
-        from renderer.binding.objecttypes import EXTRA_ROOTS, EXTRA_TYPES
         from renderer.packagedata import data_json
 
-        shared = data_json(TABLE_RESOURCE)  # the operator emulation reads it too: copied
-        raw = {**shared, "types": dict(shared["types"]), "roots": dict(shared["roots"])}
-        # The rest of the DynamoCheckpoint (identity, status): type-checked, never hashed.
-        raw["types"].update(EXTRA_TYPES)
-        raw["roots"].update(EXTRA_ROOTS)
-        _TABLE = TypeTable(raw)
+        _TABLE = TypeTable(data_json(TABLE_RESOURCE))  # shared parse: read, never changed
     return _TABLE

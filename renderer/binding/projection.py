@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 from renderer.binding.checkpoint import Checkpoint
 from renderer.binding.gotypes import DecodeContext, type_table
 from renderer.binding.normalize import normalize_gms, normalize_job
-from renderer.binding.objecttypes import OBJECT_FIELDS, SPEC_FIELDS
 from renderer.keys import (
     ARTIFACT_VERSION_KEY,
     AUTO_MARKER_KEY,
@@ -77,15 +76,13 @@ def project(cp: Checkpoint, capture_inputs: dict[str, Any]) -> str:
 def decode_metadata(ctx: DecodeContext) -> None:
     """Type-check the checkpoint's own metadata as ObjectMeta (Go decodes it too).
 
-    Its unknown fields are not reported: none of them reaches the digest.
+    Its unknown fields are dropped quietly: none of them reaches the digest.
     """
     raw = ctx.obj.data.get("metadata")
     if raw is None:
         return
-    pod_template = type_table().roots["podTemplateSpec"]
-    meta_codec = pod_template.by_name["metadata"].codec
-    scratch = DecodeContext(ctx.obj)
-    meta_codec.decode(raw, ("metadata",), scratch)
+    meta_codec = type_table().roots["checkpoint"].by_name["metadata"].codec
+    meta_codec.decode(raw, ("metadata",), DecodeContext(ctx.obj, strict=False))
 
 
 def decode_rest(ctx: DecodeContext) -> None:
@@ -93,20 +90,21 @@ def decode_rest(ctx: DecodeContext) -> None:
 
     A wrong type in `spec.identity` or `status` fails the operator's decoding of the whole
     object, so it is an error here too. An unknown key at the top level or in `spec` is
-    warned about (a misspelt `spec` or `gpuMemoryService` silently changes what is
-    hashed); unknown keys inside identity and status are dropped quietly, like metadata's.
+    refused like one in what is hashed (a misspelt `spec` or `gpuMemoryService` would
+    silently change what is hashed); unknown keys inside identity and status are dropped
+    quietly, like metadata's: they never reach the digest.
     """
     data = ctx.obj.data
-    for key in data:
-        if key not in OBJECT_FIELDS:
-            ctx.warn_unknown((key,))
     table = type_table()
-    scratch = DecodeContext(ctx.obj)
+    for key in data:
+        if key not in table.roots["checkpoint"].by_name:
+            ctx.unknown_field((key,))
+    scratch = DecodeContext(ctx.obj, strict=False)
     spec = data.get("spec")
     if isinstance(spec, dict):  # another type is reported by decode_capture_inputs
         for key in spec:
-            if key not in SPEC_FIELDS:
-                ctx.warn_unknown(("spec", key))
+            if key not in table.roots["checkpointSpec"].by_name:
+                ctx.unknown_field(("spec", key))
         identity = spec.get("identity")
         if identity is not None:
             table.roots["checkpointIdentity"].decode(identity, ("spec", "identity"), scratch)

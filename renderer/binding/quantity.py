@@ -1,11 +1,12 @@
-"""`resource.Quantity` decoded and re-encoded exactly as apimachinery v0.34.3 does it.
+"""`resource.Quantity` decoded and re-encoded exactly as apimachinery v0.36.2 does it.
 
 The operator decodes every Quantity field of the checkpoint into a Go `resource.Quantity`
 and re-encodes it before hashing, so the digest covers Go's *re-encoded* text, not the
 file's spelling. This module reproduces that round trip: `UnmarshalJSON` (quote removal
 without unescaping, `strings.TrimSpace`, `ParseQuantity`) followed by `MarshalJSON`
 (the kept input text when Go's "already canonical" fast path applies, else the canonical
-form). Checked row by row against `vectors/quantity.jsonl`.
+form). Checked row by row against `vectors/quantity.jsonl` (computed with v0.34.3; Go at
+v0.36.2, the operator's pin, gives the same 1,042 rows).
 
 Go does arithmetic on two representations and their quirks show in the output, so both are
 modelled: a fast int64 path (int32 scales that wrap, one-shot exponent alignment) and the

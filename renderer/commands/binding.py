@@ -40,8 +40,8 @@ Examples:
 
 Exit codes: 0 bindings printed or --verify matched; 1 --verify did not match (the
 operator's reason is printed); 2 a snapshot is unreadable or cannot be bound (why, at
-file:line:column). Objects of other kinds are ignored. Warnings (an unknown field
-dropped, a checkpoint not Ready) go to stderr.
+file:line:column; among them a field the pinned operator's types do not have). Objects
+of other kinds are ignored. Warnings (a checkpoint not Ready) go to stderr.
 """
 
 

@@ -5,7 +5,7 @@ and the ``nvidia.com/dcd-spec`` annotation holds ``json.Marshal`` of a v1alpha1 
 record. Go writes struct fields in declaration order, drops ``omitempty`` fields only when
 empty, writes absent non-omitempty fields as their zero value, and canonicalises
 quantities; a dict read from YAML knows none of that. Two packaged tables give the order:
-``renderer/data/binding-types.json`` (the Kubernetes types) and
+``renderer/data/binding-types-k8s-v0.36.2.json`` (the Kubernetes types) and
 ``renderer/data/operator-types.json`` (the Dynamo API types, from scripts/gen-operator-types).
 
 A value the tables cannot place (an unknown field, a type from another module) raises
@@ -66,11 +66,10 @@ def _types() -> dict[str, Any]:
     if _TYPES is None:
         from renderer.packagedata import data_json
 
-        core = data_json("binding-types.json")["types"]
+        core = data_json("binding-types-k8s-v0.36.2.json")["types"]
         ops = data_json("operator-types.json")["types"]
         merged = dict(core)
-        # The corev1 structs at k8s.io/api v0.36.2, the version the pinned operator builds
-        # with (binding-types.json is v0.34.3; v0.36 added PodSpec.schedulingGroup).
+        # The corev1 structs of dgd-types.json (k8s.io/api v0.36.2, as the binding table).
         dgd = data_json("dgd-types.json")["types"]
         merged.update({k: _plain(v) for k, v in dgd.items() if k.startswith(CORE_V1)})
         merged.update(ops)  # the pinned source wins over the hand-transcribed Dynamo entries

@@ -156,7 +156,6 @@ def test_verify_never_calls_a_non_canonical_spelling_a_match(value: str) -> None
         "activeDeadlineSeconds: 3.6e3",
         'targetContainerName: ""',
         "targetContainerName: null",
-        "gpuMemoryService: null",
     ],
 )
 def test_spellings_go_reads_as_the_default_keep_the_digest(line: str) -> None:
@@ -294,23 +293,45 @@ def test_another_api_version_is_refused() -> None:
 
 
 # --- unknown fields and readiness -------------------------------------------------------
-def test_unknown_fields_are_dropped_with_a_located_warning() -> None:
+def _refusal(obj: SourceObject) -> BindingError:
+    with pytest.raises(BindingError) as info:
+        bind(obj)
+    return info.value
+
+
+def test_an_unknown_field_is_refused_at_its_key_naming_it_and_the_version() -> None:
     obj = _minimal_with(
         '            image: "busybox:1.36"',
         '            image: "busybox:1.36"\n            imagePullPolicyy: Always',
     )
-    bound = bind(obj)
-    assert bound.value == MINIMAL["binding"]  # Go drops the field: same digest
-    (warning,) = bound.warnings
+    error = _refusal(obj)
     line = MINIMAL_TEXT.splitlines().index('            image: "busybox:1.36"') + 2
-    assert warning.startswith(f"snap.yaml:{line}:13: unknown field ")
-    assert "spec.job.podTemplateSpec.spec.containers[0].imagePullPolicyy" in warning
+    assert (error.file, error.line, error.column) == ("snap.yaml", line, 13)
+    assert error.message.startswith(
+        "spec.job.podTemplateSpec.spec.containers[0].imagePullPolicyy: unknown field: "
+    )
+    assert "k8s.io/api v0.36.2" in error.message
+    assert "never hashes it" in error.message
+    assert "dropped" not in error.message
+
+
+def test_null_does_not_make_an_unknown_field_known() -> None:
+    # Go's strict decoder reports the key whatever its value
+    error = _refusal(_with_job_field("gpuMemoryService: null"))
+    assert error.message.startswith("spec.job.gpuMemoryService: unknown field: ")
 
 
 def test_field_names_match_case_sensitively() -> None:
-    bound = bind(_with_job_field("TargetContainerName: other"))
+    error = _refusal(_with_job_field("TargetContainerName: other"))
+    assert error.message.startswith("spec.job.TargetContainerName: unknown field: ")
+
+
+def test_unknown_fields_of_what_is_never_hashed_are_dropped_quietly() -> None:
+    text = MINIMAL_TEXT.replace("  uid:", "  selfLinkk: x\n  uid:", 1)
+    text += 'status:\n  phase: "Ready"\n  podSnapshotName: "s"\n  futureField: 1\n'
+    bound = bind(_obj(text))
     assert bound.value == MINIMAL["binding"]
-    assert any("spec.job.TargetContainerName" in w for w in bound.warnings)
+    assert bound.warnings == ()
 
 
 def test_a_phase_other_than_ready_warns() -> None:

@@ -161,15 +161,19 @@ def test_well_typed_identity_and_status_leave_the_digest_alone() -> None:
         ("kind:", "extra: 1\nkind:", "extra"),
     ],
 )
-def test_unknown_top_level_and_spec_keys_warn(old: str, new: str, field: str) -> None:
-    # Go drops them (same digest), but a misspelt key silently changes what is hashed.
-    bound = bind(_obj(MINIMAL_TEXT.replace(old, new, 1)))
-    assert bound.value == MINIMAL["binding"]
-    (warning,) = bound.warnings
-    assert f"unknown field {field} " in warning
+def test_unknown_top_level_and_spec_keys_are_refused(old: str, new: str, field: str) -> None:
+    # The DynamoCheckpoint schema has no such key (the API server prunes it), and a
+    # misspelt one would silently change what is hashed: no binding, located at the key.
+    text = MINIMAL_TEXT.replace(old, new, 1)
+    with pytest.raises(BindingError) as info:
+        bind(_obj(text))
+    assert info.value.message.startswith(f"{field}: unknown field: ")
+    key = field.rpartition(".")[2]
+    key_line = next(i for i, line in enumerate(text.splitlines(), 1) if key in line)
+    assert info.value.line == key_line
 
 
-def test_a_misspelt_spec_is_warned_and_hashed_as_absent() -> None:
-    bound = bind(_obj(MINIMAL_TEXT.replace("spec:\n", "specs:\n", 1)))
-    assert any("unknown field specs " in w for w in bound.warnings)
-    assert '"podTemplateSpec":{"metadata":{},"spec":{"containers":null}}' in bound.canonical
+def test_a_misspelt_spec_is_refused_not_hashed_as_absent() -> None:
+    with pytest.raises(BindingError) as info:
+        bind(_obj(MINIMAL_TEXT.replace("spec:\n", "specs:\n", 1)))
+    assert info.value.message.startswith("specs: unknown field: ")

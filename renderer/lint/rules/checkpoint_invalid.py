@@ -6,9 +6,10 @@ snapshots is no finding, as the operator's pod webhook restores from it without 
 Errors for an automatic one, with the operator's wording, in its order: `automatic
 checkpoint UID is missing`, `automatic checkpoint generation is missing`, `... ID label is
 missing` (label `nvidia.com/snapshot-checkpoint-id`); a value the encoder cannot
-reproduce exactly as Go would; or two captures of the same checkpoint with different
+reproduce exactly as Go would; a field the pinned operator's types do not have in what is
+hashed (its schema never stores one); or two captures of the same checkpoint with different
 bindings. Warnings: what the binding engine warns about, such as `status.phase` not
-`Ready` (the operator restores only from Ready checkpoints) or unknown fields it drops.
+`Ready` (the operator restores only from Ready checkpoints).
 
 Bad:
 
