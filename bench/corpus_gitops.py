@@ -40,9 +40,9 @@ def _dynamo(template: str, n: int) -> str:
 
 
 def large_documents() -> list[str]:
-    """The large shape's Dynamo half, eight files in a cycle: seven PodCliqueSets (the
-    v1alpha1 and v1beta1 examples' in turn, 13.8 kB each) and one bound DCD (the decode
-    worker's, 2.2 kB, of each version in turn: every second cycle)."""
+    """The large shape's Dynamo half, eight files in a cycle: seven PodCliqueSets (the two
+    examples' in turn, 13.8 kB each) and one bound DCD (the decode worker's, 2.2 kB, of
+    each example in turn)."""
     docs = dynamo_documents()
     pcs = [d for d in docs if "\nkind: PodCliqueSet\n" in d]
     bound = [d for d in docs if "kind: DynamoComponentDeployment" in d and "binding:" in d]
