@@ -49,24 +49,35 @@ def _context() -> str:
 
 
 def ordered_map(
-    fn: Callable[[T], R],
+    fn: Callable[[Any], R],
     items: Sequence[T],
     *,
     jobs: int,
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
+    prepare: Callable[[T], Any] | None = None,
+    late: Callable[[], Any] | None = None,
 ) -> Iterator[R]:
-    """`fn` over `items`, results in the order of `items`, on up to `jobs` processes.
+    """`fn` over `items` (over `prepare(item)` when given), results in the order of
+    `items`, on up to `jobs` processes.
 
     `initializer(*initargs)` runs once in each worker (and once here when the work stays
-    in this process), to hand every worker the state `fn` reads.
+    in this process), to hand every worker the state `fn` reads. With `late`, that state
+    is computed here while the workers start: `late()` runs in this process once they are
+    forked, and `initializer(*initargs, late())` in each worker before its first `fn`;
+    until it arrives a worker runs `prepare` on its first items (at most `PREFETCH`), so
+    the two overlap. An exception from `late()` stops the workers and is raised here.
     """
     workers = min(jobs, len(items))
-    if workers <= 1:
-        if initializer is not None:
-            initializer(*initargs)
-        yield from map(fn, items)
-        return
+    if workers <= 1 or _context() != "fork":
+        # one process, or spawned workers: what `late` computes must exist before them
+        args = initargs if late is None else (*initargs, late())
+        if workers <= 1:
+            if initializer is not None:
+                initializer(*args)
+            yield from _apply(fn, prepare, items)
+            return
+        initargs, late = args, None
     import gc
 
     # Objects that exist now are never collected by the workers' collector runs (nor
@@ -80,31 +91,58 @@ def ordered_map(
     sizes = chunk_sizes(len(items), workers)
     pool = _forked if _context() == "fork" else _spawned
     done = 0
-    for result in pool(fn, items, sizes, workers, (settings, initializer, initargs)):
+    computed: list[Any] = []  # late()'s value, once computed
+    work = _Work(fn, prepare, items, (settings, initializer, initargs), late)
+    for result in pool(work, sizes, workers, computed):
         yield result
         done += 1
     if done < len(items):
         # A worker died (the OOM killer, a signal) or raised: what is left is done here, in
         # this process, giving what a serial run gives (its error included).
         if initializer is not None:
-            initializer(*initargs)
-        yield from map(fn, items[done:])
+            initializer(*initargs, *computed)
+        yield from _apply(fn, prepare, items[done:])
+
+
+# Items a worker prepares at most while `late`'s value has not arrived (it stops as soon
+# as it has: only so many prepared items are held at once, while pass 1 of a lint runs).
+PREFETCH = 64
+
+
+def _apply(
+    fn: Callable[[Any], R], prepare: Callable[[T], Any] | None, items: Sequence[T]
+) -> Iterator[R]:
+    if prepare is None:
+        return map(fn, items)
+    return (fn(prepare(item)) for item in items)
+
+
+class _Work:
+    """What the workers run: `fn`, `prepare`, the items, how a worker starts, and `late`."""
+
+    def __init__(
+        self,
+        fn: Callable[[Any], Any],
+        prepare: Callable[[Any], Any] | None,
+        items: Sequence[Any],
+        start: _Start,
+        late: Callable[[], Any] | None,
+    ) -> None:
+        self.fn, self.prepare, self.items, self.start, self.late = fn, prepare, items, start, late
 
 
 _Start = tuple[tuple[int, int], Callable[..., None] | None, tuple[Any, ...]]
 _HEADER = 8  # bytes of a message's length, or of a work item's (start, size)
 
 
-def _forked(
-    fn: Callable[[T], R], items: Sequence[T], sizes: list[int], workers: int, start: _Start
-) -> Iterator[R]:
+def _forked(work: _Work, sizes: list[int], workers: int, computed: list[Any]) -> Iterator[Any]:
     """The results in order, from forked workers, until one dies (then fewer).
 
     A forked worker already holds the items: a work item is two numbers on its pipe, and
-    only results are pickled. Nothing of multiprocessing or concurrent.futures is imported
-    (their import was most of the run's serial time before the first file was linted). A
-    worker exits when its pipe closes; it is reaped later (`_reap`), so its exit overlaps
-    with what this process still has to do.
+    only results (and `late`'s value, once to each) are pickled. Nothing of
+    multiprocessing or concurrent.futures is imported (their import was most of the run's
+    serial time before the first file was linted). A worker exits when its pipe closes;
+    it is reaped later (`_reap`), so its exit overlaps with what this process still does.
     """
     import pickle
     import select
@@ -114,7 +152,7 @@ def _forked(
     ready = 0  # next chunk to yield
     try:
         for _ in range(workers):
-            procs.append(_fork_worker(fn, items, start, procs))
+            procs.append(_fork_worker(work, procs))
         poller = select.poll()
         by_fd = {proc.results: proc for proc in procs}
         for proc in procs:
@@ -127,11 +165,17 @@ def _forked(
                 proc.send(queued, offsets[queued], sizes[queued])
                 queued += 1
 
-        finished: dict[int, list[R]] = {}
+        finished: dict[int, list[Any]] = {}
         try:
             for proc in procs:  # two each: a worker never waits for its next work item
                 hand_out(proc)
                 hand_out(proc)
+            if work.late is not None:
+                # (no worker can answer before it has this: nothing to read meanwhile)
+                computed.append(work.late())
+                value = pickle.dumps(computed[0], pickle.HIGHEST_PROTOCOL)
+                for proc in procs:
+                    proc.send_late(value)
         except BrokenPipeError:
             return  # a worker died at once: everything is done by the caller
         while ready < len(sizes):
@@ -178,6 +222,10 @@ class _Worker:
         self.pending.append(index)
         _write_all(self.work, offset.to_bytes(_HEADER, "little") + size.to_bytes(_HEADER, "little"))
 
+    def send_late(self, value: bytes) -> None:
+        # a work item of size 0: `late`'s pickled value, its length in place of the offset
+        _write_all(self.work, len(value).to_bytes(_HEADER, "little") + bytes(_HEADER) + value)
+
     def receive(self, data: bytes) -> Iterator[tuple[int, bytes]]:
         """(chunk index, pickled results) of every message `data` completes."""
         buffer = self.buffer
@@ -202,9 +250,7 @@ class _Worker:
             os.kill(self.pid, signal.SIGKILL)
 
 
-def _fork_worker(
-    fn: Callable[[T], R], items: Sequence[T], start: _Start, others: list[_Worker]
-) -> _Worker:
+def _fork_worker(work: _Work, others: list[_Worker]) -> _Worker:
     work_read, work_write = os.pipe()
     results_read, results_write = os.pipe()
     pid = os.fork()
@@ -215,8 +261,10 @@ def _fork_worker(
             os.close(results_read)
             for other in others:  # else a sibling's pipe would never close
                 other.close()
-            _start(*start)
-            _serve(fn, items, work_read, results_write)
+            settings, initializer, initargs = work.start
+            # (with `late`, the caller's initializer waits for its value: see _serve)
+            _start(settings, initializer if work.late is None else None, initargs)
+            _serve(work, work_read, results_write)
             code = 0
         finally:
             os._exit(code)
@@ -225,20 +273,66 @@ def _fork_worker(
     return _Worker(pid, work_write, results_read)
 
 
-def _serve(fn: Callable[[T], R], items: Sequence[T], work: int, results: int) -> None:
-    """Answer work items until the pipe closes: each one's results, pickled, in order."""
+def _serve(work: _Work, pipe: int, results: int) -> None:
+    """Answer work items until the pipe closes: each one's results, pickled, in order.
+    With `late`, its value comes on the pipe after the first work items: meanwhile up to
+    PREFETCH items are prepared."""
     import pickle
+    from collections import deque
 
-    while True:
-        header = _read_exactly(work, 2 * _HEADER)
+    fn, prepare, items = work.fn, work.prepare, work.items
+    waiting = work.late is not None
+    queued: deque[tuple[int, int]] = deque()
+
+    def receive() -> bool:
+        """Read one message: a work item (queued) or `late`'s value; False at the end."""
+        nonlocal waiting
+        header = _read_exactly(pipe, 2 * _HEADER)
         if header is None:
-            return
-        offset = int.from_bytes(header[:_HEADER], "little")
+            return False
+        first = int.from_bytes(header[:_HEADER], "little")
         size = int.from_bytes(header[_HEADER:], "little")
-        payload = pickle.dumps(
-            [fn(item) for item in items[offset : offset + size]], pickle.HIGHEST_PROTOCOL
-        )
+        if size:
+            queued.append((first, size))
+            return True
+        value = _read_exactly(pipe, first)
+        if value is None:
+            return False
+        _, initializer, initargs = work.start
+        if initializer is not None:
+            initializer(*initargs, pickle.loads(value))
+        waiting = False
+        return True
+
+    while queued or receive():
+        if not queued:
+            continue
+        offset, size = queued.popleft()
+        chunk = items[offset : offset + size]
+        done: list[Any] = []
+        if waiting:
+            early = []
+            for item in chunk:
+                early.append(prepare(item) if prepare else item)
+                while waiting and _readable(pipe):  # `late`'s value, or a work item
+                    if not receive():
+                        return
+                if not waiting or len(early) >= PREFETCH:
+                    break
+            while waiting:
+                if not receive():
+                    return
+            done = [fn(item) for item in early]
+            chunk = chunk[len(early) :]
+        done.extend(_apply(fn, prepare, chunk))
+        payload = pickle.dumps(done, pickle.HIGHEST_PROTOCOL)
         _write_all(results, len(payload).to_bytes(_HEADER, "little") + payload)
+
+
+def _readable(fd: int) -> bool:
+    import select
+
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def _read_exactly(fd: int, count: int) -> bytes | None:
@@ -282,24 +376,26 @@ def _reap_all(*, block: bool) -> None:
             _unreaped.remove(pid)
 
 
-def _spawned(
-    fn: Callable[[T], R], items: Sequence[T], sizes: list[int], workers: int, start: _Start
-) -> Iterator[R]:
+def _spawned(work: _Work, sizes: list[int], workers: int, computed: list[Any]) -> Iterator[Any]:
     """The results in order, from spawned workers (where fork is not available), until
-    the pool breaks (then fewer)."""
+    the pool breaks (then fewer). `late` was computed before (see ordered_map)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     executor = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start, initargs=start
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start,
+        initargs=work.start,
     )
     finished = False
     try:
         futures = []
         offset = 0
         for size in sizes:
-            futures.append(executor.submit(_run_chunk, fn, items[offset : offset + size]))
+            chunk = work.items[offset : offset + size]
+            futures.append(executor.submit(_run_chunk, work.fn, work.prepare, chunk))
             offset += size
         for future in futures:
             yield from future.result()
@@ -328,8 +424,10 @@ def chunk_sizes(count: int, workers: int, largest: int = 64) -> list[int]:
     return sizes
 
 
-def _run_chunk(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-    return [fn(item) for item in items]
+def _run_chunk(
+    fn: Callable[[Any], R], prepare: Callable[[T], Any] | None, items: Sequence[T]
+) -> list[R]:
+    return list(_apply(fn, prepare, items))
 
 
 def _start(
