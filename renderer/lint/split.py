@@ -10,6 +10,9 @@ DynamoCheckpoint may be in any file. So the run has two passes over the files:
    run on them against that index, and the objects dropped, so that what stays in memory
    is the snapshots and the findings. The rules that look only at the snapshots run once.
 
+With workers, pass 1 runs in this process after they are forked, while they read their
+first files (reading needs no snapshot); their rules wait for the index.
+
 The parts' findings are merged by `order_findings`, whose result depends only on the
 order within each (file, rule), which a part keeps: the report is the same bytes as one
 run over every object. The split is not taken (`lint_paths` returns None and the caller
