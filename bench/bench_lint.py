@@ -147,11 +147,16 @@ def _pyyaml_parse(files: list[Path]) -> int:
 
 
 _PEAK = """\
-import contextlib, io, resource, sys
+import contextlib, io, os, resource, sys
 from renderer.cli import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     code = main(sys.argv[1:])
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+while True:  # the workers are reaped at exit: reap them now, to count them
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
 workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(code, own, workers)
 """
