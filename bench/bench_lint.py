@@ -19,12 +19,18 @@ In one run, on corpora generated deterministically into a temporary directory:
   (c) a single small file, cold, with --checkpoint (as the pre-commit hook runs it):
       `python -m renderer lint FILE --checkpoint SNAPSHOT` against
       `python -c "import ruamel.yaml"`, best of N each, and the ratio (target <= 2x);
+  (e) the large shape: 1,000 one-object files, half of them large PodCliqueSets and bound
+      DCDs (6.4 MB; `corpus_gitops.SHAPES["large"]`), lint with the default -j and
+      kubeconform run in turn N times (--pair-runs), each run's wall time, CPU time and
+      cores kept busy (CPU / wall) printed, then the medians and the median of the
+      per-pair ratios (the machine's load moves both alike; the load average is printed);
   (d) a second, labelled figure: the older mixed corpus where nine files in ten hold only
       Deployments, Services and ConfigMaps, which the text pre-scan skips unparsed (so it
       measures skipping more than linting), beside the C-loader parse of the same files.
 
     python bench/bench_lint.py [--runs N] [--cold-runs N] [--sizes 1000,10000]
         [--memory-sizes 1000,10000,20000] [--kubeconform-schemas LOCATION ...]
+        [--kubeconform BINARY] [--pair-runs N] [--only large]
 
 Figures are printed, never asserted (tests do not time anything).
 """
@@ -141,11 +147,16 @@ def _pyyaml_parse(files: list[Path]) -> int:
 
 
 _PEAK = """\
-import contextlib, io, resource, sys
+import contextlib, io, os, resource, sys
 from renderer.cli import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     code = main(sys.argv[1:])
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+while True:  # the workers are reaped at exit: reap them now, to count them
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
 workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(code, own, workers)
 """
@@ -240,9 +251,10 @@ def _print_schemas(kubeconform: str, locations: list[str], paths: list[Path]) ->
         print(f"    {kind} {api_version}: {shown}")
 
 
-def _gitops(tmp: Path, sizes: list[int], runs: int, schema_locations: list[str]) -> None:
+def _gitops(
+    tmp: Path, sizes: list[int], runs: int, schema_locations: list[str], kubeconform: str | None
+) -> None:
     python = sys.executable
-    kubeconform = shutil.which("kubeconform")
     for index, files in enumerate(sizes):
         root = tmp / f"gitops-{files}"
         manifests, snapshots, size = corpus_gitops.generate(root, files)
@@ -284,6 +296,51 @@ def _gitops(tmp: Path, sizes: list[int], runs: int, schema_locations: list[str])
         lint_cpu, kube_cpu = _CPU[tuple(lint)], _CPU[tuple(kube_argv)]
         cpu_ratio = f"{lint_cpu / kube_cpu:.2f}x"
         _row("    ratio lint default -j / kubeconform (best CPU time)", cpu_ratio)
+
+
+def _timed(argv: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole process, its reaped workers' CPU included."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    _, _, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def _large(tmp: Path, runs: int, kubeconform: str | None, locations: list[str]) -> None:
+    root = tmp / "large-1000"
+    manifests, snapshots, size = corpus_gitops.generate(root, 1000, shape="large")
+    lint = [sys.executable, "-m", "renderer", "lint", str(manifests)]
+    lint += ["--checkpoint", str(snapshots)]
+    code = subprocess.run(lint, capture_output=True, check=False, env=ENV).returncode
+    print(
+        f"(e) 1000 one-object files, {size / 1e6:.1f} MB, half large PodCliqueSets and bound"
+        f" DCDs (lint exit {code}), {runs} runs in turn; load average {os.getloadavg()[0]:.1f}"
+    )
+    commands = {"lint, default -j": lint}
+    if kubeconform is not None:
+        commands["kubeconform"] = _kubeconform_argv(kubeconform, locations, manifests)
+        _print_schemas(kubeconform, locations, sorted(manifests.rglob("*.yaml")))
+    for argv in commands.values():
+        _timed(argv)  # warm the caches
+    found: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            found[name].append(_timed(argv))
+    for name, pairs in found.items():
+        for wall, cpu in pairs:
+            shown = f"{wall * 1e3:.0f} ms, cpu {cpu * 1e3:.0f}"
+            _row(f"  {name}", shown, f"{cpu / wall:.2f} cores")
+        walls, cpus = [w for w, _ in pairs], [c for _, c in pairs]
+        busy = statistics.median(c / w for w, c in pairs)
+        shown = f"{statistics.median(walls) * 1e3:.0f} ms, cpu {statistics.median(cpus) * 1e3:.0f}"
+        _row(f"{name}: median", shown, f"{busy:.2f} cores")
+    if "kubeconform" in found:
+        runs_of = list(zip(found["lint, default -j"], found["kubeconform"], strict=True))
+        wall = statistics.median(a[0] / b[0] for a, b in runs_of)
+        cpu = statistics.median(a[1] / b[1] for a, b in runs_of)
+        _row("    ratio lint / kubeconform, median of the pairs: wall", f"{wall:.2f}x", "<= 1x")
+        _row("    ratio lint / kubeconform, median of the pairs: CPU", f"{cpu:.2f}x")
+    print(f"  load average after: {os.getloadavg()[0]:.1f}")
 
 
 def _memory(tmp: Path, sizes: list[int]) -> None:
@@ -349,18 +406,27 @@ def main() -> None:
             " kubeconform's own remote location with missing schemas skipped"
         ),
     )
+    parser.add_argument(
+        "--kubeconform", metavar="BINARY", help="the kubeconform to run (default: on PATH)"
+    )
+    parser.add_argument("--pair-runs", type=int, default=7, help="runs of each in (e)")
+    parser.add_argument("--only", choices=["large"], help="run only figure (e)")
     opts = parser.parse_args()
     env_location = os.environ.get("KUBECONFORM_SCHEMA_LOCATION")
     locations = opts.kubeconform_schemas or ([env_location] if env_location else [])
+    kubeconform = opts.kubeconform or shutil.which("kubeconform")
     sys.path.insert(0, str(REPO))
     os.environ.pop("GITHUB_ACTIONS", None)
     print(f"cpus available {CPUS}; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
-        _cold(opts.cold_runs)
-        sizes = [int(n) for n in opts.sizes.split(",") if n]
-        _gitops(Path(tmp), sizes, opts.runs, locations)
-        _memory(Path(tmp), [int(n) for n in opts.memory_sizes.split(",") if n])
-        _skipped_mostly(Path(tmp), opts.runs)
+        if opts.only is None:
+            _cold(opts.cold_runs)
+            sizes = [int(n) for n in opts.sizes.split(",") if n]
+            _gitops(Path(tmp), sizes, opts.runs, locations, kubeconform)
+        _large(Path(tmp), opts.pair_runs, kubeconform, locations)
+        if opts.only is None:
+            _memory(Path(tmp), [int(n) for n in opts.memory_sizes.split(",") if n])
+            _skipped_mostly(Path(tmp), opts.runs)
 
 
 if __name__ == "__main__":

@@ -39,14 +39,36 @@ def _dynamo(template: str, n: int) -> str:
     return text
 
 
-def generate(root: Path, files: int) -> tuple[Path, Path, int]:
+def large_documents() -> list[str]:
+    """The large shape's Dynamo half, eight files in a cycle: seven PodCliqueSets (the two
+    examples' in turn, 13.8 kB each) and one bound DCD (the decode worker's, 2.2 kB, of
+    each example in turn)."""
+    docs = dynamo_documents()
+    pcs = [d for d in docs if "\nkind: PodCliqueSet\n" in d]
+    bound = [d for d in docs if "kind: DynamoComponentDeployment" in d and "binding:" in d]
+    cycle: list[str] = []
+    for version in range(2):
+        cycle += [pcs[(version + i) % len(pcs)] for i in range(7)] + [bound[version]]
+    return cycle
+
+
+SHAPES = {
+    # half the files the rendered examples' objects (small DCDs most of them): 2.5 MB at 1,000
+    "gitops": dynamo_documents,
+    # half the files large PodCliqueSets and bound DCDs: 6.4 MB at 1,000
+    "large": large_documents,
+}
+
+
+def generate(root: Path, files: int, shape: str = "gitops") -> tuple[Path, Path, int]:
     """Write `files` one-object files under root/manifests and the snapshot under
-    root/snapshots; returns (manifests dir, snapshots dir, bytes). Deterministic."""
+    root/snapshots; returns (manifests dir, snapshots dir, bytes). Deterministic.
+    `shape`: what the Dynamo half holds (see SHAPES)."""
     manifests, snapshots = root / "manifests", root / "snapshots"
     snapshots.mkdir(parents=True, exist_ok=True)
     for snap in sorted((EXAMPLES / "snapshots").glob("*.yaml")):
         (snapshots / snap.name).write_bytes(snap.read_bytes())
-    templates = dynamo_documents()
+    templates = SHAPES[shape]()
     size = 0
     for n in range(files):
         if n % 2 == 0:

@@ -6,7 +6,6 @@ bound before anything is printed, so a bad one means exit 2 and no partial outpu
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ import click
 
 from renderer.commands.options import max_bytes_option
 from renderer.constants import CHECKPOINT_KIND, EXIT_FINDINGS, EXIT_OK
-from renderer.errors import InputError, UsageError, one_line
+from renderer.errors import InputError, UsageError, one_line, report_text
 
 if TYPE_CHECKING:
     from renderer.binding import BoundCheckpoint
@@ -94,13 +93,22 @@ def _json_record(bound: BoundCheckpoint) -> dict[str, Any]:
 
 
 def format_json(bound: Sequence[BoundCheckpoint]) -> str:
-    """The `--json` document: an array, one object per checkpoint, in input order."""
-    records = [_json_record(b) for b in bound]
-    return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    """The `--json` document: an array, one object per checkpoint, in input order (written
+    as lint's JSON report is: controls, separators and bidi overrides escaped)."""
+    from renderer.report import dump_json
+
+    return dump_json([_json_record(b) for b in bound])
+
+
+def _label(bound: BoundCheckpoint) -> str:
+    """`namespace/name` as printed: names come from the snapshot, so line breaks, controls
+    and bidi overrides in them are escaped (one line per checkpoint, nothing a terminal or a
+    CI log reads as a command)."""
+    return report_text(f"{bound.checkpoint.namespace}/{bound.checkpoint.name}")
 
 
 def format_lines(bound: Sequence[BoundCheckpoint]) -> str:
-    return "".join(f"{b.checkpoint.namespace}/{b.checkpoint.name} {b.value}\n" for b in bound)
+    return "".join(f"{_label(b)} {report_text(b.value)}\n" for b in bound)
 
 
 def _verify_target(value: str, bound: Sequence[BoundCheckpoint]) -> BoundCheckpoint:
@@ -124,11 +132,12 @@ def _report(args: BindingArgs, bound: Sequence[BoundCheckpoint]) -> tuple[int, s
     if args.verify is None:
         return EXIT_OK, format_json(bound) if args.as_json else format_lines(bound)
     target = _verify_target(args.verify, bound)
-    label = f"{target.checkpoint.namespace}/{target.checkpoint.name}"
+    label = _label(target)
     reason = verify_binding(args.verify, target)
     if reason is None:
         return EXIT_OK, f"{label}: binding matches\n"
-    return EXIT_FINDINGS, f"{label}: binding does not match: {reason} (computed {target.value})\n"
+    detail = report_text(f"{reason} (computed {target.value})")
+    return EXIT_FINDINGS, f"{label}: binding does not match: {detail}\n"
 
 
 def execute(args: BindingArgs, out: TextIO, err: TextIO) -> int:

@@ -80,6 +80,13 @@ def execute(args: SnapshotArgs, out: TextIO, err: TextIO) -> int:
 def _keygen(args: KeygenArgs, out: TextIO) -> int:
     from renderer.trust import generate_key_pair
 
+    # (by text: `Path("keys/").name` is "keys", yet the files would be `keys/.key`)
+    if args.prefix.rpartition("/")[2] in ("", ".", ".."):
+        # `--out ''` or `--out dir/` would write hidden `.key`/`.pub` files nobody asked for
+        raise UsageError(
+            f"--out '{one_line(args.prefix)}' names no file: give a prefix such as"
+            " `release` or `keys/release` (it writes PREFIX.key and PREFIX.pub)"
+        )
     private_pem, public_pem, fingerprint = generate_key_pair()
     key_path, pub_path = f"{args.prefix}.key", f"{args.prefix}.pub"
     _require_inside((key_path, pub_path), args.write_roots)

@@ -5,7 +5,9 @@ decoded file text from the reader's positions (`load_bytes(..., spans=True)`): a
 replaced within its span in its own quoting style; a missing key is inserted as a new line
 at the indentation of its siblings (under a new `annotations:` when there is none, or under
 a null one: `annotations:`, `~`); a key line is deleted (in a flow mapping: the entry and
-one separating comma). Lines are the reader's (LF, CR LF, CR, NEL, LS and PS each end one),
+one separating comma). A JSON file (as kubectl tells one: its first non-blank character
+is `{`) stays JSON: entries go in flow form with double-quoted keys, and the edited text
+must still decode as JSON. Lines are the reader's (LF, CR LF, CR, NEL, LS and PS each end one),
 and a new line ends with the break of the line before it. Every other byte stays as it was.
 The edited text is parsed again and must give exactly the intended values (everything else
 equal), else the file is left alone and the reason reported (fail closed): so is a value in
@@ -63,6 +65,29 @@ class FixReport:
     failures: list[str] = field(default_factory=list)  # "file: reason"
 
 
+def is_json_text(text: str) -> bool:
+    """Whether kubectl reads `text` as JSON: its first character after blanks is `{` (it
+    sniffs a stream this way before choosing its decoder)."""
+    return text.lstrip(" \t\r\n").startswith("{")
+
+
+def _json_stream_ok(text: str) -> bool:
+    """Whether `text` is a stream of JSON values separated by blanks only."""
+    import json
+
+    decoder = json.JSONDecoder()
+    index, end = 0, len(text)
+    try:
+        while True:
+            while index < end and text[index] in " \t\r\n":
+                index += 1
+            if index == end:
+                return True
+            _, index = decoder.raw_decode(text, index)
+    except ValueError:
+        return False
+
+
 def fix_text(
     text: str,
     objects: Sequence[SourceObject],
@@ -70,13 +95,14 @@ def fix_text(
 ) -> tuple[str, dict[ObjectKey, dict[str, Any]]]:
     """The edited text and, per edited object, the data it must parse back to."""
     lines = Lines(text)
+    json_syntax = is_json_text(text)
     edits: list[Edit] = []
     expected: dict[ObjectKey, dict[str, Any]] = {}
     for obj in objects:
         key = (obj.doc_index, obj.item_index)
         if key not in actions:
             continue
-        planner = Planner(text, lines, obj)
+        planner = Planner(text, lines, obj, json_syntax=json_syntax)
         for action in actions[key]:
             if action.op == SET and action.value is not None:
                 edits.extend(planner.set(action.path, action.value))
@@ -144,6 +170,9 @@ def fix_file(
     new_text, expected = fix_text(text, objects, actions)
     if new_text == text:
         return False
+    if is_json_text(text) and _json_stream_ok(text) and not _json_stream_ok(new_text):
+        # (the YAML reader below would accept it: kubectl would not)
+        raise FixError("the edited file would no longer be JSON")
     data = (_UTF8_BOM if raw.startswith(_UTF8_BOM) else b"") + new_text.encode("utf-8")
     linted = _verify(
         path, old=objects, new_data=data, expected=expected, max_bytes=max_bytes, kinds=kinds

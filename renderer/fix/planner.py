@@ -30,10 +30,14 @@ def _get(data: Any, path: Path) -> Any:
 class Planner:
     """Edits for the actions on one object, against the original file text."""
 
-    def __init__(self, text: str, lines: Lines, obj: SourceObject) -> None:
+    def __init__(
+        self, text: str, lines: Lines, obj: SourceObject, *, json_syntax: bool = False
+    ) -> None:
         self.text = text
         self.lines = lines
         self.obj = obj
+        # a JSON file stays JSON: flow entries only, keys and values double-quoted
+        self.json_syntax = json_syntax
         self.expected: dict[str, Any] = copying.deepcopy(obj.data)
 
     def offset(self, mark: Mark) -> int:
@@ -86,6 +90,9 @@ class Planner:
         the first entry's key quote and a plain value (quoted only where it must be).
         """
         from renderer.yamlout import format_scalar
+
+        if self.json_syntax:
+            return '"', '"'
 
         def plain_ok(value: str) -> bool:  # the renderer would write it plain
             return not format_scalar(value).startswith(("'", '"'))
@@ -162,10 +169,12 @@ class Planner:
         start, end, _style = span
         if (
             key_mark is None
+            or self.json_syntax
             or self.is_flow(path[:-1])
             or self.line_start(start) != self.line_start(self.offset(key_mark))
         ):
-            flow = "{" + ", ".join(self._flow_entry(k, v, "") for k, v in tree.items()) + "}"
+            quote = '"' if self.json_syntax else ""
+            flow = "{" + ", ".join(self._flow_entry(k, v, quote) for k, v in tree.items()) + "}"
             return [Edit(start, end, self._after_blank(start, end, flow))]
         key_offset = self.offset(key_mark)
         column = key_offset - self.line_start(key_offset)
@@ -193,16 +202,20 @@ class Planner:
     def insert(self, path: Path, key: str, tree: str | dict[str, Any]) -> Edit:
         key_quote, value_style = self.sibling_styles(path)
         entries = self.children(path)
-        if self.is_flow(path):
+        if self.json_syntax or self.is_flow(path):
             flow = self._flow_entry(key, tree, key_quote)
             if not entries:
-                start = self.offset(self.obj.value_marks[path])
+                mark = self.obj.value_marks.get(path)
+                if mark is None:
+                    raise FixError(f"no position recorded for {_dotted(path)}")
+                start = self.offset(mark)
                 close = self.text.find("}", start)
                 if close < 0 or self.text[start + 1 : close].strip():
                     raise FixError("unexpected flow mapping")
                 return Edit(start, close + 1, "{" + flow + "}")
-            last = (*path, entries[-1][0])
-            return Edit(self._subtree_max(last), self._subtree_max(last), ", " + flow)
+            # after the last entry's value, past its closing bracket when it is a collection
+            after = self._value_end((*path, entries[-1][0]))
+            return Edit(after, after, ", " + flow)
         if not entries:
             raise FixError(f"{_dotted(path)} has no entries to align with")
         column = entries[0][1] - self.line_start(entries[0][1])

@@ -10,6 +10,9 @@ DynamoCheckpoint may be in any file. So the run has two passes over the files:
    run on them against that index, and the objects dropped, so that what stays in memory
    is the snapshots and the findings. The rules that look only at the snapshots run once.
 
+With workers, pass 1 runs in this process after they are forked, while they read their
+first files (reading needs no snapshot); their rules wait for the index.
+
 The parts' findings are merged by `order_findings`, whose result depends only on the
 order within each (file, rule), which a part keeps: the report is the same bytes as one
 run over every object. The split is not taken (`lint_paths` returns None and the caller
@@ -78,19 +81,23 @@ def _start(plan: _Plan) -> None:
 
     global _plan  # noqa: PLW0603 - one plan per worker process
     _plan = plan
+    _max_bytes[:] = [plan.max_bytes]
     _checks[:] = [get_rule(rule_id).check for rule_id in plan.rule_ids]
 
 
-def _warm_up(plan: _Plan) -> None:
+def _warm_up(rule_ids: tuple[str, ...]) -> None:
     """Before the workers fork: import the per-file rules and what they use, and read the
     bundled schemas, once here, so that each worker does not redo it (forked, they share
     these pages)."""
     from renderer.binding import parse_binding  # noqa: F401 - imported for its side effect
+    from renderer.lint.rules import get_rule
     from renderer.lint.rules.schema import CHECKED_KINDS
     from renderer.schema.bundled import BUNDLED, bundled_schema
     from renderer.schema.check import validate  # noqa: F401 - imported for its side effect
+    from renderer.source.files import load_file  # noqa: F401 - imported for its side effect
 
-    _start(plan)
+    for rule_id in rule_ids:
+        get_rule(rule_id)
     for api_version, kind in BUNDLED:
         if kind in CHECKED_KINDS:
             bundled_schema(api_version, kind)
@@ -102,32 +109,55 @@ def _snapshot_places(objects: Iterable[SourceObject]) -> tuple[tuple[int, int | 
     return tuple((o.doc_index, o.item_index) for o in objects if is_checkpoint(o))
 
 
-def _lint_file(item: tuple[str, bool]) -> FileResult | None:
-    """Pass 2 of one file (None: it cannot be read)."""
+class _Read(NamedTuple):
+    """Pass 2's read of one file (what needs no snapshot), before its rules run."""
+
+    objects: list[SourceObject] | None  # None: it cannot be read
+    skipped: bool
+
+
+_max_bytes: list[int] = []  # the run's --max-bytes, set before the workers fork
+
+
+def _read(item: tuple[str, bool]) -> _Read:
+    """Pass 2's read of one file: it needs no snapshot, so workers start with it while
+    pass 1 runs (see `ordered_map`'s `late`)."""
     from renderer.source.files import load_file
 
-    plan = _plan
-    assert plan is not None, "worker not started"
     file, explicit = item
     skipped: list[str] = []
     try:
         objects = load_file(
             file,
             explicit=explicit,
-            max_bytes=plan.max_bytes,
+            max_bytes=_max_bytes[0],
             kinds=LINT_KINDS,
             allow_empty=True,
             skipped=skipped,
         )
     except InputError:
+        return _Read(None, False)
+    return _Read(objects, bool(skipped))
+
+
+def _check(read: _Read) -> FileResult | None:
+    """The per-file rules on one file's objects (None: it could not be read)."""
+    plan = _plan
+    assert plan is not None, "worker not started"
+    objects = read.objects
+    if objects is None:
         return None
     if not objects:
-        return FileResult([], 0, bool(skipped), ())
+        return FileResult([], 0, read.skipped, ())
     ctx = _context(objects, [], plan.options, plan.by_name)
     findings: list[Finding] = []
     for check in _checks:
         findings.extend(check(ctx))
     return FileResult(findings, len(objects), False, _snapshot_places(objects))
+
+
+class _NoSplit(Exception):
+    """Pass 1 found a file it cannot read: the one-pass run reports it."""
 
 
 def cannot_hold_checkpoint(data: bytes) -> bool:
@@ -245,46 +275,57 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     if not force and not worth_splitting([*files, *checkpoint_files]):
         return None
     selected = tuple(options.rules if options.rules is not None else RULE_MODULES)
-    # pass 1: the snapshots, in the order build_context takes them
-    checkpoints: list[SourceObject] = []
-    for file, explicit in checkpoint_files:
-        checkpoints.extend(
-            load_file(file, explicit=explicit, max_bytes=max_bytes, kinds=CHECKPOINT_KINDS)
-        )
-    # (in this process: with the byte test, a file costs about its read, less than sending
-    # it to a worker)
-    found = [_checkpoints_of(item, max_bytes) for item in files]
-    if any(part is None for part in found):
-        return None
-    # what pass 2 must find again in each file (else its snapshots were not these)
-    places = [_snapshot_places(part or ()) for part in found]
-    linted = [obj for part in found if part is not None for obj in part]
-    snapshots = prepare_snapshots(checkpoints, linted, options)
-    by_name = index_snapshots(snapshots)
-    whole = _context([], snapshots, options, by_name)
-    findings: list[Finding] = []
-    for rule_id in selected:
-        if rule_id in SNAPSHOT_RULES or rule_id in WHOLE_RUN_RULES:
-            findings.extend(get_rule(rule_id).check(whole))
-    del found, linted
-    # pass 2: each file on its own
     per_file = tuple(r for r in selected if r not in SNAPSHOT_RULES and r not in WHOLE_RUN_RULES)
-    plan = _Plan(by_name, per_file, options, max_bytes)
+    findings: list[Finding] = []
+    places: list[tuple[tuple[int, int | None], ...]] = []
+
+    def first_pass() -> _Plan:
+        """Pass 1, and the snapshot rules' findings; the plan of pass 2 (`_NoSplit` when a
+        file cannot be read). On the workers' way: they read their first files meanwhile."""
+        # the snapshots, in the order build_context takes them
+        checkpoints: list[SourceObject] = []
+        for file, explicit in checkpoint_files:
+            checkpoints.extend(
+                load_file(file, explicit=explicit, max_bytes=max_bytes, kinds=CHECKPOINT_KINDS)
+            )
+        # (in this process: with the byte test, a file costs about its read, less than
+        # sending it to a worker)
+        found = [_checkpoints_of(item, max_bytes) for item in files]
+        if any(part is None for part in found):
+            raise _NoSplit
+        # what pass 2 must find again in each file (else its snapshots were not these)
+        places.extend(_snapshot_places(part or ()) for part in found)
+        linted = [obj for part in found if part is not None for obj in part]
+        snapshots = prepare_snapshots(checkpoints, linted, options)
+        by_name = index_snapshots(snapshots)
+        whole = _context([], snapshots, options, by_name)
+        for rule_id in selected:
+            if rule_id in SNAPSHOT_RULES or rule_id in WHOLE_RUN_RULES:
+                findings.extend(get_rule(rule_id).check(whole))
+        return _Plan(by_name, per_file, options, max_bytes)
+
+    # pass 2: each file on its own
     contributed: list[str] = []
     skipped: list[str] = []
     objects = 0
+    _max_bytes[:] = [max_bytes]
     if jobs > 1:
-        _warm_up(plan)
-    results = ordered_map(_lint_file, files, jobs=jobs, initializer=_start, initargs=(plan,))
-    for (file, _), expected, result in zip(files, places, results, strict=True):
-        if result is None or result.checkpoints != expected:
-            return None
-        findings.extend(result.findings)
-        if result.skipped:
-            skipped.append(file)
-        if result.objects:
-            contributed.append(file)
-            objects += result.objects
+        _warm_up(per_file)
+    results = ordered_map(
+        _check, files, jobs=jobs, initializer=_start, prepare=_read, late=first_pass
+    )
+    try:
+        for index, result in enumerate(results):
+            if result is None or result.checkpoints != places[index]:
+                return None
+            findings.extend(result.findings)
+            if result.skipped:
+                skipped.append(files[index][0])
+            if result.objects:
+                contributed.append(files[index][0])
+                objects += result.objects
+    except _NoSplit:
+        return None
     lint = LintResult(order_findings(findings, options.strict), contributed, objects)
     lint.skipped = skipped
     return lint

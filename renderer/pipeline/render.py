@@ -180,7 +180,8 @@ def run_render(request: RenderRequest) -> RenderOutcome:
     documents, warnings, unbound = rendered.documents, rendered.warnings, rendered.unbound
     if request.output_dir is None:
         return RenderOutcome(documents, warnings, None, unbound)
-    source = request.source_name or request.dgd_file
+    # as the `# Source:` lines spell it (a folder's files: `<folder>/<file>`, owned too)
+    source = request.source_name or _spelled(request.dgd_file)
     plan = plan_output(documents, request.output_dir, source, request.kustomization)
     return RenderOutcome(documents, warnings, plan, unbound)
 
@@ -315,8 +316,10 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
     from renderer.source import load_paths
 
     # YAML beside the DGDs that is not Kubernetes objects (a Helm chart) is ignored, as
-    # objects of other kinds are.
-    dgd_objects = load_paths([request.dgd_file], max_bytes=request.max_bytes, skipped=[])
+    # objects of other kinds are; a file that might hold a DGD and does not read is not.
+    skipped: list[str] = []
+    dgd_objects = load_paths([request.dgd_file], max_bytes=request.max_bytes, skipped=skipped)
+    _refuse_unread(skipped, request.max_bytes)
     dgds = [
         with_namespace(o, request.namespace, request.namespace_option)
         for o in dgd_objects
@@ -347,6 +350,37 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
         else []
     )
     return dgds, list(checkpoints)
+
+
+# What the reader says of a file it parsed that holds no object at all (a values file, a
+# patch): it cannot hold a DGD. Any other reason (the YAML does not parse) can hide one.
+_PARSED_NOT_OBJECTS = (
+    "object has no apiVersion",
+    "object has no kind",
+    "document ",  # "document N is a list/scalar, not a Kubernetes object"
+    "apiVersion must be",
+    "kind must be",
+)
+
+
+def _refuse_unread(skipped: list[str], max_bytes: int) -> None:
+    """A file skipped as not Kubernetes objects that does not parse is exit 2 with its
+    reason (it may hold a DGD, whose committed output would go stale unseen), unless it is
+    a Helm chart template (not YAML before Helm renders it: render does not read charts)."""
+    from renderer.errors import InputError
+    from renderer.source import load_paths
+    from renderer.source.skip import is_chart_template
+
+    for file in skipped:
+        if is_chart_template(file):
+            continue
+        try:
+            load_paths([file], max_bytes=max_bytes, allow_empty=True)
+        except InputError as exc:
+            if not exc.message.startswith(_PARSED_NOT_OBJECTS):
+                raise
+        else:  # skipped, yet it reads: render must not drop what it holds
+            raise InputError("this file was skipped as not Kubernetes objects, yet it reads", file)
 
 
 def _refuse_without_namespace(dgds: list[SourceObject], where: str) -> None:
@@ -520,8 +554,9 @@ def _kustomization_file(folder: str, source: str, paths: list[str]) -> tuple[str
 
 
 def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str]:
-    """Files in `output_dir` this render wrote (its `# Source:` first line) that no object
-    renders to any more. Only regular `*.yaml` files are looked at; others are not ours."""
+    """Files in `output_dir` this render wrote (its `# Source:` first line: `source`, or a
+    file under it when it is a folder) that no object renders to any more. Only regular
+    `*.yaml` files are looked at; others are not ours."""
     import stat
     from pathlib import Path
 
@@ -529,6 +564,8 @@ def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str
     from renderer.yamlout import source_comment
 
     header = source_comment(source).encode("utf-8")
+    # `_source_name` writes a folder's files as `<folder>/<path inside it>`
+    inside = source_comment(source.rstrip("/") + "/").encode("utf-8").removesuffix(b"\n")
     try:
         names = sorted(entry.name for entry in Path(output_dir).iterdir())
     except FileNotFoundError:
@@ -543,6 +580,11 @@ def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str
         info = lstat_or_none(path)
         if info is None or not stat.S_ISREG(info.st_mode):
             continue
-        if read_regular(path, len(header)) == header:
+        head = read_regular(path, _HEADER_LIMIT) or b""
+        first = head[: head.find(b"\n") + 1] if b"\n" in head else b""
+        if first == header or (first.startswith(inside) and len(first) > len(inside) + 1):
             found.append(path)
     return found
+
+
+_HEADER_LIMIT = 8192  # bytes read for a `# Source:` line (a path is shorter)

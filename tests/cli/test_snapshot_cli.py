@@ -209,3 +209,20 @@ def test_real_process(tmp_path: Path) -> None:
     assert bad.returncode == 1
     assert "signature does not match" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("prefix", ["", "keys/", ".", "..", "keys/."])
+def test_keygen_refuses_a_prefix_without_a_file_name(
+    prefix: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--out ''` (or a folder) would write hidden `.key`/`.pub` files: exit 2, nothing
+    written."""
+    (tmp_path / "keys").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "keygen", "--out", prefix)
+    assert (code, out) == (2, "")
+    assert "names no file" in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["keys"]
