@@ -372,8 +372,8 @@ def _list_items(
     if not isinstance(items, list):
         where = doc.value_marks.get(("items",), doc.root)
         raise InputError(
-            f"items is {_type_name(items)}, not a list (kubectl reads an object with items"
-            " as a list of objects)",
+            f"{kind} has items that are {_type_name(items)}, not a list (kubectl reads any"
+            " object with items as a list of objects)",
             name,
             where.line,
             where.column,
@@ -388,7 +388,7 @@ def _list_items(
         root = doc.value_marks.get(("items", number), doc.root)
         if not isinstance(item, dict):
             raise InputError(
-                f"item {number} of {kind} is {_type_name(item)}, not a Kubernetes object",
+                f"item {number} of kind: {kind} is {_type_name(item)}, not a Kubernetes object",
                 name,
                 root.line,
                 root.column,
@@ -399,7 +399,7 @@ def _list_items(
         if isinstance(item.get("items"), list):
             where = value_groups[number].get(("items",), root)
             raise InputError(
-                f"item {number} of {kind} is itself a list (it has items): kubectl refuses"
+                f"item {number} of kind: {kind} is itself a list (it has items): kubectl refuses"
                 " a list inside a list",
                 name,
                 where.line,

@@ -99,7 +99,7 @@ def as_kubectl_feeds(piece: str) -> tuple[str, bool]:
     reader) when that matters (a lone CR in it), and a final LF. Returns (text, whether
     characters moved, so that offsets into the piece no longer hold)."""
     moved = False
-    if "\r" in piece and piece.count("\r") != piece.count("\r\n"):
+    if "\r\n" in piece and piece.count("\r") != piece.count("\r\n"):
         piece = piece.replace("\r\n", "\n")
         moved = True
     if not piece.endswith("\n"):
