@@ -290,7 +290,7 @@ def _type_name(value: Any) -> str:
 def _require_identity(
     data: dict[str, Any], name: str, root: Mark, keys: dict[Path, Mark], values: dict[Path, Mark]
 ) -> None:
-    for field_name in ("apiVersion", "kind"):
+    for field_name in ("kind", "apiVersion"):  # kubectl refuses no kind, not no apiVersion
         if field_name not in data:
             raise InputError(
                 f"object has no {field_name} (every Kubernetes object needs apiVersion and kind)",
@@ -522,7 +522,7 @@ def _read_whole(  # noqa: PLR0917 - private helper of _load
         runs = [(feed, text, 0, 0, 0)]
     else:
         runs = [(p.text, p.text, p.line_offset, p.char_offset, p.doc_offset) for p in parts]
-    if not text.endswith("\n"):
+    if runs and not text.endswith("\n"):
         # kubectl's line reader ends the last line with a line break (a block scalar
         # there keeps it)
         source, part_text, line_offset, char_offset, doc_offset = runs[-1]
