@@ -139,7 +139,7 @@ def _key_text(token: str, cache: dict[str, str]) -> str:
     return key
 
 
-def _marks(  # noqa: C901, PLR0912, PLR0915 - one tokenizer loop
+def _marks(
     text: str,
     start: int,
     end: int,
@@ -301,9 +301,7 @@ def json_documents(
             raise InputError(f"invalid JSON: {exc.msg}", name, line, column) from None
         except RecursionError:
             raise _too_deep(text, pos, name, max_depth) from None
-        key_marks, value_marks, value_spans = _marks(
-            text, pos, end, name, lines, budget, spans
-        )
+        key_marks, value_marks, value_spans = _marks(text, pos, end, name, lines, budget, spans)
         if fix_surrogates:
             value = _fix_surrogates(value)
         root = value_marks[()]

@@ -50,10 +50,36 @@ KINDS = [
 ]
 # YAML spellings of scalars (kubectl decides what each means)
 SPELLED = [
-    "yes", "No", "on", "OFF", "y", "~", "null", "true", "0x1F", "0o17", "017", "1_000",
-    "-0", "+12", ".5", "1e3", "-1.5e-3", "2025-01-01", "2025-01-01T10:00:00Z", "'it''s'",
-    '"tab\\there"', '"\\u00e9\\U0001F600"', '"a\\x41"', "!!str 12", '!!int "7"', "!!float 3",
-    "!!binary aGVsbG8=", "! plain", "'{{ not a template }}'", '"\\\'"',
+    "yes",
+    "No",
+    "on",
+    "OFF",
+    "y",
+    "~",
+    "null",
+    "true",
+    "0x1F",
+    "0o17",
+    "017",
+    "1_000",
+    "-0",
+    "+12",
+    ".5",
+    "1e3",
+    "-1.5e-3",
+    "2025-01-01",
+    "2025-01-01T10:00:00Z",
+    "'it''s'",
+    '"tab\\there"',
+    '"\\u00e9\\U0001F600"',
+    '"a\\x41"',
+    "!!str 12",
+    '!!int "7"',
+    "!!float 3",
+    "!!binary aGVsbG8=",
+    "! plain",
+    "'{{ not a template }}'",
+    '"\\\'"',
 ]
 safe_text = st.text(
     alphabet=st.characters(
@@ -71,9 +97,7 @@ scalars = st.one_of(
 )
 values = st.recursive(
     scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(ident, inner, max_size=3)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(ident, inner, max_size=3)),
     max_leaves=8,
 )
 
