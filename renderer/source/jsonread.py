@@ -139,7 +139,7 @@ def _key_text(token: str, cache: dict[str, str]) -> str:
     return key
 
 
-def _marks(
+def _marks(  # noqa: PLR0917 - one tokenizer loop
     text: str,
     start: int,
     end: int,

@@ -43,8 +43,16 @@ def lint(*args: str) -> tuple[int, dict[str, Any], str]:
 def lint_process(*args: str) -> subprocess.CompletedProcess[str]:
     """`python -m renderer lint ...` in a child process (errors included, as users see them)."""
     return subprocess.run(
-        [sys.executable, "-m", "renderer", "lint", *VECTOR_FIXTURES, "--checkpoint", SNAPSHOT]
-        + list(args),
+        [
+            sys.executable,
+            "-m",
+            "renderer",
+            "lint",
+            *VECTOR_FIXTURES,
+            "--checkpoint",
+            SNAPSHOT,
+            *args,
+        ],
         capture_output=True,
         text=True,
         timeout=120,
