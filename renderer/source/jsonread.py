@@ -165,7 +165,7 @@ def _marks(  # noqa: PLR0917 - one tokenizer loop
             line, column = position(text, pos)
             raise InputError("invalid JSON", name, line, column)
         pos = found.end()
-        group = found.lastgroup
+        group = found.lastgroup or ""
         at = found.start(group)
         if group in ("comma", "colon"):
             expect_key = group == "comma" and bool(stack) and stack[-1][0]

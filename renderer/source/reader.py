@@ -25,7 +25,7 @@ stdin. Choices made here (each has a test):
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
@@ -194,7 +194,7 @@ def _documents(
     nodes_before: int = 0,
     max_documents: int | None = None,
     aliases_before: tuple[int, int] = (0, 0),
-) -> Iterator[Document]:
+) -> Generator[Document, None, None]:
     """Documents of one run of text, working around two places where libyaml is stricter
     than go-yaml: `:` inside flow plain scalars (`[2025-06-01T00:00:00Z]`), which ruamel's
     pure-Python scanner reads as go-yaml does, and the `\\'` escape, which is handed to
@@ -366,6 +366,7 @@ def _list_items(
     kind = data.get("kind")
     if not isinstance(kind, str) or not kind:
         _require_identity(data, name, doc.root, doc.key_marks, doc.value_marks)
+        kind = ""  # (not reached: the identity check raised)
     items = data["items"]
     if items is None:
         items = []
