@@ -3,9 +3,12 @@
 `load_bytes` is the one entry point; `files.load_paths` feeds it files, directories and
 stdin. Choices made here (each has a test):
 
-- A stream is split into documents as kubectl does, and every document is read with the
-  sigs.k8s.io/yaml (go-yaml v2) rules of `resolve` and `build`. A syntax error in any
-  document is an error (kubectl, too, reads every document).
+- A file is read as `kubectl apply -f` reads it: decoded as kubectl decodes it (invalid
+  UTF-8 is U+FFFD), a JSON stream when it starts with `{` (`jsonread`), else YAML cut at
+  its `---` lines, each piece's first document read with the sigs.k8s.io/yaml (go-yaml
+  v2) rules of `resolve` and `build` (`stream` says when one parse of the whole file
+  gives the same). A syntax error in any document is an error (kubectl, too, reads every
+  document).
 - Duplicate keys: YAMLToJSON keeps the last value, YAMLToJSONStrict rejects them. We reject
   a key written twice in one mapping (naming both lines) because it is almost always a
   mistake that silently changes a digest, but keep Kubernetes' non-strict merge semantics:
@@ -14,11 +17,12 @@ stdin. Choices made here (each has a test):
 - Empty documents (only comments, a bare `---`, or `null`) between objects are skipped,
   as kubectl skips them. A file with no object at all is an error ("no Kubernetes
   objects"), unless `allow_empty=True`.
-- A document that is a list or scalar, an object without a string `apiVersion` and
-  `kind`, or a `kind: List` whose `items` is not a list, is an error at its position.
-- `kind: List` is flattened: each item becomes an object with `item_index` set and its
-  marks keyed by paths relative to the item (positions still point into the file).
-- `kinds`: documents whose kind is not in it (other than `List`) are dropped; the
+- A document that is a list or scalar, an object without a string `kind` and
+  `apiVersion`, or a list whose `items` is not a list, is an error at its position.
+- Any object with an `items` key is a list, as kubectl reads it (`_list_items`): each
+  item becomes an object with `item_index` set and its marks keyed by paths relative to
+  the item (positions still point into the file).
+- `kinds`: objects whose kind is not in it (list items included) are dropped; the
   `prescan` module skips most of them without parsing (never a relevant one).
 """
 
