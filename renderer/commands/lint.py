@@ -291,15 +291,17 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
     malformed or misplaced. Snapshots come from --checkpoint and from DynamoCheckpoint
     objects among PATHs.
 
-    Only DynamoComponentDeployment, PodCliqueSet and DynamoCheckpoint objects are read. A
-    document whose plain top-level `kind:` line names another kind cannot hold one, so it
-    is skipped without being parsed: its YAML is not checked (use `kubectl apply
-    --dry-run` or a YAML linter for that). Every other document is parsed in full, and
-    bad input there is an error (exit 2). Files that are not Kubernetes objects at all
-    (Helm values.yaml, chart templates, kustomize patches: no top-level apiVersion and
-    kind) are skipped and counted in the summary.
+    Files are read as `kubectl apply -f` reads them (JSON or YAML, any object with items
+    is a list), and only DynamoComponentDeployment, PodCliqueSet and DynamoCheckpoint
+    objects are checked. A document whose plain top-level `kind:` line names another kind
+    cannot hold one, so it is skipped without being parsed: its YAML is not checked (use
+    `kubectl apply --dry-run` or a YAML linter for that). Every other document is parsed
+    in full, and bad input there is an error (exit 2). Files kubectl refuses too that are
+    plainly not Kubernetes objects (Helm values.yaml and templates, kustomize patches)
+    are skipped and counted in the summary.
 
-    PATH: files, directories (their *.yaml/*.yml files, recursively) or - for stdin.
+    PATH: files, directories (their *.json/*.yaml/*.yml files, recursively, as kubectl
+    -R -f reads them) or - for stdin.
     Without PATH: the `lint: paths` of .dynamo-render.yaml. Findings go to stdout; with
     the text format, a summary line goes to stderr.
     """

@@ -6,7 +6,8 @@ Public surface:
   allow_empty=False) -> list[SourceObject]` (module `reader`)
 - `load_paths(paths, *, max_bytes=DEFAULT_MAX_BYTES, kinds=None, stdin=None, spans=False,
   allow_empty=False) -> list[SourceObject]` (module `files`; `-` is stdin)
-- `iter_yaml_files(directory)`: the `*.yaml`/`*.yml` files a directory contributes, sorted
+- `iter_yaml_files(directory)`: the `*.json`/`*.yaml`/`*.yml` files a directory contributes,
+  sorted (what `kubectl apply -R -f` reads)
 - `to_go_json(value)`: a read value as Go's JSON text (what YAMLToJSON gives)
 - `SourceObject`, `Mark`, `Path` (see `model`)
 
@@ -15,8 +16,12 @@ are exact Python ints, floats Python floats, strings str. Every failure is an
 `InputError` naming file:line:column. See `reader` for the choices on duplicate keys,
 merges, empty documents and `kind: List`.
 
+Files are read exactly as `kubectl apply -f` reads them (JSON or YAML per file, the
+split at `---` lines, any object with `items` flattened): `files.read_objects` gives
+the objects lint reads, as JSON values, for the differential tests against kubectl.
+
 Limits (keyword arguments of `load_bytes`): `max_bytes` 16 MiB per file,
-`max_alias_nodes` 100,000 nodes produced by aliases per document (and 4 MiB of scalar
+`max_alias_nodes` 100,000 nodes produced by aliases per file (and 4 MiB of scalar
 text, `limits.DEFAULT_MAX_ALIAS_CHARS`), `max_depth` 256 levels.
 
 The imports below are light (no YAML parser is loaded until something is read).

@@ -91,6 +91,7 @@ class Document(Record):
         "value_spans",
         "empty",
         "nodes",
+        "aliases",
     )
     index: int
     value: Any
@@ -100,6 +101,8 @@ class Document(Record):
     value_spans: dict[Path, tuple[int, int, str]]
     empty: bool  # nothing but comments, or a bare `---`
     nodes: int  # nodes read so far in the file, this document included
+    # (nodes, characters) made by aliases so far in the file, this document included
+    aliases: tuple[int, int]
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -111,6 +114,7 @@ class Document(Record):
         value_spans: dict[Path, tuple[int, int, str]] | None = None,
         empty: bool = False,
         nodes: int = 0,
+        aliases: tuple[int, int] = (0, 0),
     ) -> None:
         self.index = index
         self.value = value
@@ -120,6 +124,7 @@ class Document(Record):
         self.value_spans = {} if value_spans is None else value_spans
         self.empty = empty
         self.nodes = nodes
+        self.aliases = aliases
 
 
 def _plain(text: str) -> Any:
@@ -197,12 +202,15 @@ def build(  # one loop over events keeps the per-node cost low
     max_nodes: int | None = None,
     nodes_before: int = 0,
     max_documents: int | None = None,
+    aliases_before: tuple[int, int] = (0, 0),
 ) -> Iterator[Document]:
     """Yield the documents of an event stream. Raises BuildError (0-based, offsets applied).
 
     `text` is the original text the events come from (marks index into it).
     `apostrophe_escapes` are offsets of `\\'` escapes that were handed to libyaml as `\\e`
     (go-yaml accepts `\\'`, libyaml does not); they are turned back into `'` here.
+    `nodes_before` and `aliases_before` are what earlier parts of the file used of the
+    node and alias budgets, which are per file: no document resets them.
     """
     check_slash = "\\/" in text
     doc_index = doc_offset - 1
@@ -211,8 +219,7 @@ def build(  # one loop over events keeps the per-node cost low
     # finished maps (and alias copies of them) that hold a float zero key, by id: where
     # it is, for a later merge of that map (the dict itself is kept so the id stays unique)
     zero_maps: dict[int, tuple[dict[str, Any], Zero]] = {}
-    alias_nodes = 0
-    alias_chars = 0
+    alias_nodes, alias_chars = aliases_before
     nodes = nodes_before
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     doc: Document | None = None
@@ -394,6 +401,7 @@ def build(  # one loop over events keeps the per-node cost low
                 root = _new_mark(Mark, (mark.line + lo, mark.column + 1))
                 doc = Document(doc_index, None, root, key_marks, value_marks, value_spans, True)
             doc.nodes = nodes
+            doc.aliases = (alias_nodes, alias_chars)
             yield doc
             doc = None
             continue

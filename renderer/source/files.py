@@ -10,14 +10,16 @@ import sys
 import weakref
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path as FsPath
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from renderer.errors import InputError
 from renderer.record import replace
 from renderer.source.model import SourceObject
 from renderer.source.reader import DEFAULT_MAX_BYTES, load_bytes
 
-YAML_SUFFIXES = (".yaml", ".yml")
+# What `kubectl apply -R -f DIR` reads from a folder (cli-runtime's FileExtensions).
+MANIFEST_SUFFIXES = (".json", ".yaml", ".yml")
+YAML_SUFFIXES = MANIFEST_SUFFIXES  # (the older name)
 STDIN_NAME = "<stdin>"
 # Streams already read to the end as `-`: a second `-` (in one command line, or in two
 # options of it) would silently read nothing, so it is refused instead.
@@ -25,11 +27,12 @@ _CONSUMED: weakref.WeakSet[BinaryIO] = weakref.WeakSet()
 
 
 def iter_yaml_files(directory: str) -> Iterator[str]:
-    """`*.yaml`/`*.yml` files under `directory`, recursively, in sorted (deterministic) order.
+    """`*.json`/`*.yaml`/`*.yml` files under `directory`, recursively, in sorted
+    (deterministic) order: what `kubectl apply -R -f` reads from it.
 
     Directories are walked in sorted order too, hidden ones included (a GitOps repo may keep
     manifests anywhere); symbolic links to directories are skipped, not followed, to avoid
-    cycles. A `*.yaml` entry that is not a regular file (a FIFO, socket or device, which
+    cycles. A matching entry that is not a regular file (a FIFO, socket or device, which
     could block the read forever) is an error, as it is when named: only `-` reads a stream.
     """
     for file, _ in _walk(directory, None):
@@ -63,7 +66,7 @@ def _listing(directory: str, real_dir: str | None) -> list[tuple[str, str | None
         with os.scandir(directory) as scan:
             for entry in scan:
                 is_dir = entry.is_dir(follow_symlinks=False)
-                if not is_dir and not entry.name.endswith(YAML_SUFFIXES):
+                if not is_dir and not entry.name.endswith(MANIFEST_SUFFIXES):
                     continue
                 # (the entry's type comes with the listing: a stat only for links and
                 # file systems that do not say)
@@ -249,12 +252,13 @@ def load_paths(
     skipped: list[str] | None = None,
     memo: ReadMemo | None = None,
 ) -> list[SourceObject]:
-    """Objects from files, directories (recursively, `*.yaml`/`*.yml`) and `-` (stdin).
+    """Objects from files, directories (recursively, `*.json`/`*.yaml`/`*.yml`, as kubectl
+    -R -f reads them) and `-` (stdin).
 
-    With a `skipped` list, files that are not Kubernetes objects (see `renderer.source.skip`:
-    Helm values and chart templates, kustomize patches) are appended to it instead of
-    failing the read; a file that looks like a Kubernetes object and does not read still
-    fails.
+    With a `skipped` list, files kubectl refuses too that are plainly not Kubernetes
+    objects (see `renderer.source.skip`: Helm values and chart templates, kustomize
+    patches) are appended to it instead of failing the read; any other file that does not
+    read still fails.
 
     Paths are read in the order given; each directory's files in sorted order. `stdin`
     defaults to the process's binary stdin. A file named explicitly is read whatever its
@@ -268,7 +272,9 @@ def load_paths(
     objects: list[SourceObject] = []
     seen: set[str] = set()  # real paths of the files read
 
-    def read(data: bytes, name: str, empty: bool, keep: bool = True) -> list[SourceObject]:
+    def read(
+        data: bytes, name: str, empty: bool, keep: bool = True, found: bool = False
+    ) -> list[SourceObject]:
         kept = memo if keep else None  # stdin is not kept: it cannot be read again
         if kept is not None:
             known = kept.get(
@@ -277,31 +283,25 @@ def load_paths(
             if known is not None:
                 return known
         try:
-            found = load_bytes(
+            objects = load_bytes(
                 data, name, max_bytes=max_bytes, kinds=kinds, spans=spans, allow_empty=empty
             )
         except InputError as exc:
-            from renderer.source.skip import not_kubernetes
-
-            if skipped is None or not not_kubernetes(data, exc):
+            if skipped is None or not _skippable(name, data, exc, found):
                 raise
             skipped.append(name)
             return []
         if kept is not None:
             kept.put(
-                name, data, found, kinds=kinds, max_bytes=max_bytes, allow_empty=empty, spans=spans
+                name,
+                data,
+                objects,
+                kinds=kinds,
+                max_bytes=max_bytes,
+                allow_empty=empty,
+                spans=spans,
             )
-        return found
-
-    def is_template(file: str) -> bool:
-        if skipped is None:
-            return False
-        from renderer.source.skip import is_chart_template
-
-        if is_chart_template(file):
-            skipped.append(file)
-            return True
-        return False
+        return objects
 
     def first_time(file: str, real: str | None = None) -> bool:
         if real is None:
@@ -322,9 +322,9 @@ def load_paths(
             objects.extend(read(data, STDIN_NAME, allow_empty, keep=False))
         elif _is_dir(path):
             for file, real in _walk(path, os.path.realpath(path)):
-                if first_time(file, real) and not is_template(file):
-                    objects.extend(read(_read_file(file, max_bytes), file, True))
-        elif first_time(path) and not is_template(path):
+                if first_time(file, real):
+                    objects.extend(read(_read_file(file, max_bytes), file, True, found=True))
+        elif first_time(path):
             objects.extend(read(_read_file(path, max_bytes), path, allow_empty))
     return objects
 
@@ -364,22 +364,55 @@ def load_file(
     """One file's objects exactly as `load_paths` reads it (`explicit`: named on the
     command line, so empty only with `allow_empty`; a directory's files may be empty;
     `skipped` as in load_paths; `data`: its bytes, already read with `read_file`)."""
-    # (a chart template sits under a `templates` folder: most files need no look up)
-    if skipped is not None and "templates" in file:
-        from renderer.source.skip import is_chart_template
-
-        if is_chart_template(file):
-            skipped.append(file)
-            return []
     data = _read_file(file, max_bytes) if data is None else data
     try:
         return load_bytes(
             data, file, max_bytes=max_bytes, kinds=kinds, allow_empty=allow_empty or not explicit
         )
     except InputError as exc:
-        from renderer.source.skip import not_kubernetes
-
-        if skipped is None or not not_kubernetes(data, exc):
+        if skipped is None or not _skippable(file, data, exc, not explicit):
             raise
     skipped.append(file)
     return []
+
+
+def _skippable(file: str, data: bytes, error: InputError, found: bool) -> bool:
+    """`skip.skippable` for a file named on the command line or `found` in a folder (only
+    there does a chart's `templates/` folder count)."""
+    from renderer.source.skip import is_chart_template, skippable
+
+    chart = found and "templates" in file and is_chart_template(file)
+    return skippable(data, error, chart_template=chart)
+
+
+def read_objects(
+    paths: Sequence[str],
+    *,
+    kinds: Collection[str] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    per_file: bool = False,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(the objects lint reads from `paths`, as JSON-compatible values in their order; the
+    files it skips): what `kubectl apply -R -f PATH...` would send, for the differential
+    tests against kubectl. Files and folders as lint takes them (`kinds`: lint's kind
+    filter and its pre-scan; `per_file`: the per-file reading of a split run). Raises
+    InputError where lint stops."""
+    skipped: list[str] = []
+    if per_file:
+        objects: list[SourceObject] = []
+        for file, explicit in iter_files(paths):
+            objects.extend(
+                load_file(
+                    file,
+                    explicit=explicit,
+                    max_bytes=max_bytes,
+                    kinds=kinds,
+                    allow_empty=True,
+                    skipped=skipped,
+                )
+            )
+    else:
+        objects = load_paths(
+            paths, max_bytes=max_bytes, kinds=kinds, allow_empty=True, skipped=skipped
+        )
+    return [o.data for o in objects], skipped

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from renderer.constants import DEFAULT_MAX_BYTES  # per file
 
-DEFAULT_MAX_ALIAS_NODES = 100_000  # nodes produced by alias expansion, per document
-# Characters of scalar text produced by alias expansion, per document: one long string
+# Nodes produced by alias expansion, per file: no document (one the pre-scan skips, a
+# `---` line) starts the count again, or many small bombs would add up to gigabytes.
+DEFAULT_MAX_ALIAS_NODES = 100_000
+# Characters of scalar text produced by alias expansion, per file: one long string
 # aliased many times is a bomb the node count does not see (every consumer that
 # serialises the value, such as the binding's canonical JSON, pays for each copy).
 DEFAULT_MAX_ALIAS_CHARS = 4 * 1024 * 1024

@@ -29,6 +29,8 @@ that, the document is parsed. The argument, rule by rule:
 - Exactly one column-0 line is `kind: <Name>`, Name a plain identifier optionally
   followed by a comment, and the next content line starts at column 0 (no multi-line
   value). Name is neither in `kinds` nor `List`.
+- No column-0 line is `items:`: kubectl reads any object with an `items` key as a list
+  and applies its items, whatever the object's kind.
 """
 
 from __future__ import annotations
@@ -260,6 +262,9 @@ def _skippable(text: str, kinds: Collection[str]) -> bool:
         return False
     kind = match.group(1)
     if kind in kinds or kind == "List":
+        return False
+    # kubectl applies the items of any object with an `items` key, whatever its kind
+    if text.startswith("items:", body_start) or "\nitems:" in text[body_start:]:
         return False
     following = _next_content().search(text, line_end + 1) if line_end < len(text) else None
     if following is not None and following.group(1) in " \t":

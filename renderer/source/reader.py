@@ -3,9 +3,12 @@
 `load_bytes` is the one entry point; `files.load_paths` feeds it files, directories and
 stdin. Choices made here (each has a test):
 
-- A stream is split into documents as kubectl does, and every document is read with the
-  sigs.k8s.io/yaml (go-yaml v2) rules of `resolve` and `build`. A syntax error in any
-  document is an error (kubectl, too, reads every document).
+- A file is read as `kubectl apply -f` reads it: decoded as kubectl decodes it (invalid
+  UTF-8 is U+FFFD), a JSON stream when it starts with `{` (`jsonread`), else YAML cut at
+  its `---` lines, each piece's first document read with the sigs.k8s.io/yaml (go-yaml
+  v2) rules of `resolve` and `build` (`stream` says when one parse of the whole file
+  gives the same). A syntax error in any document is an error (kubectl, too, reads every
+  document).
 - Duplicate keys: YAMLToJSON keeps the last value, YAMLToJSONStrict rejects them. We reject
   a key written twice in one mapping (naming both lines) because it is almost always a
   mistake that silently changes a digest, but keep Kubernetes' non-strict merge semantics:
@@ -14,25 +17,26 @@ stdin. Choices made here (each has a test):
 - Empty documents (only comments, a bare `---`, or `null`) between objects are skipped,
   as kubectl skips them. A file with no object at all is an error ("no Kubernetes
   objects"), unless `allow_empty=True`.
-- A document that is a list or scalar, an object without a string `apiVersion` and
-  `kind`, or a `kind: List` whose `items` is not a list, is an error at its position.
-- `kind: List` is flattened: each item becomes an object with `item_index` set and its
-  marks keyed by paths relative to the item (positions still point into the file).
-- `kinds`: documents whose kind is not in it (other than `List`) are dropped; the
+- A document that is a list or scalar, an object without a string `kind` and
+  `apiVersion`, or a list whose `items` is not a list, is an error at its position.
+- Any object with an `items` key is a list, as kubectl reads it (`_list_items`): each
+  item becomes an object with `item_index` set and its marks keyed by paths relative to
+  the item (positions still point into the file).
+- `kinds`: objects whose kind is not in it (list items included) are dropped; the
   `prescan` module skips most of them without parsing (never a relevant one).
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from renderer.errors import InputError
 from renderer.source.limits import DEFAULT_MAX_ALIAS_NODES, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from renderer.source.model import Mark, Path, SourceObject
-from renderer.source.text import decode_input
+from renderer.source.text import check_characters, decode_as_kubectl, decode_input
 
 if TYPE_CHECKING:
     from renderer.source.build import Document
@@ -120,6 +124,26 @@ def _go_scanner() -> type:
                 order.popleft()
             return order[0][1].token_number if order else None
 
+        def scan_to_next_token(self) -> None:
+            # libyaml's and go-yaml's rule: tabs separate tokens in flow context and, in
+            # block context, wherever a simple key cannot start (so `key:\t# note` is a
+            # comment); ruamel's skipped tabs in flow context only.
+            peek, forward = self.reader.peek, self.reader.forward
+            if self.reader.index == 0 and peek() == "\ufeff":
+                forward()
+            while True:
+                while peek() == " " or (
+                    peek() == "\t" and (self.flow_level or not self.allow_simple_key)
+                ):
+                    forward()
+                if peek() == "#":
+                    while peek() not in "\0\r\n\x85\u2028\u2029":
+                        forward()
+                if not self.scan_line_break():
+                    return
+                if not self.flow_level:
+                    self.allow_simple_key = True
+
         def scan_flow_scalar_non_spaces(self, double: Any, start_mark: Any) -> Any:
             try:
                 chunks = super().scan_flow_scalar_non_spaces(double, start_mark)
@@ -173,7 +197,8 @@ def _documents(
     max_nodes: int | None = None,
     nodes_before: int = 0,
     max_documents: int | None = None,
-) -> Iterator[Document]:
+    aliases_before: tuple[int, int] = (0, 0),
+) -> Generator[Document, None, None]:
     """Documents of one run of text, working around two places where libyaml is stricter
     than go-yaml: `:` inside flow plain scalars (`[2025-06-01T00:00:00Z]`), which ruamel's
     pure-Python scanner reads as go-yaml does, and the `\\'` escape, which is handed to
@@ -204,6 +229,7 @@ def _documents(
                 max_nodes=max_nodes,
                 nodes_before=nodes_before,
                 max_documents=max_documents,
+                aliases_before=aliases_before,
             ):
                 seen += 1
                 if seen > yielded:
@@ -268,7 +294,7 @@ def _type_name(value: Any) -> str:
 def _require_identity(
     data: dict[str, Any], name: str, root: Mark, keys: dict[Path, Mark], values: dict[Path, Mark]
 ) -> None:
-    for field_name in ("apiVersion", "kind"):
+    for field_name in ("kind", "apiVersion"):  # kubectl refuses no kind, not no apiVersion
         if field_name not in data:
             raise InputError(
                 f"object has no {field_name} (every Kubernetes object needs apiVersion and kind)",
@@ -306,6 +332,11 @@ def _split_spans(
     return groups
 
 
+def _identity(value: Any) -> str:
+    """A kind or apiVersion as kubectl's unstructured reader sees it ("" unless a string)."""
+    return value if isinstance(value, str) else ""
+
+
 def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[SourceObject]:
     data = doc.value
     if not isinstance(data, dict):
@@ -316,8 +347,8 @@ def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[So
             doc.root.line,
             doc.root.column,
         )
-    _require_identity(data, name, doc.root, doc.key_marks, doc.value_marks)
-    if data["kind"] != "List":
+    if "items" not in data:
+        _require_identity(data, name, doc.root, doc.key_marks, doc.value_marks)
         if kinds is not None and data["kind"] not in kinds:
             return []
         return [
@@ -325,17 +356,35 @@ def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[So
                 data, name, doc.index, None, doc.key_marks, doc.value_marks, doc.value_spans
             )
         ]
-    items = data.get("items")
+    return _list_items(doc, data, name, kinds)
+
+
+def _list_items(
+    doc: Document, data: dict[str, Any], name: str, kinds: Collection[str] | None
+) -> list[SourceObject]:
+    """kubectl reads any object with an `items` key as a list (unstructured's decoder) and
+    applies its items, not the object: `items` must be a list (null: none), each item a
+    mapping; an item with neither kind nor apiVersion takes the list's kind without its
+    `List` suffix and the list's apiVersion; an item that is itself a list (an `items`
+    list) is refused, as kubectl refuses it."""
+    kind = data.get("kind")
+    if not isinstance(kind, str) or not kind:
+        _require_identity(data, name, doc.root, doc.key_marks, doc.value_marks)
+        kind = ""  # (not reached: the identity check raised)
+    items = data["items"]
     if items is None:
         items = []
     if not isinstance(items, list):
         where = doc.value_marks.get(("items",), doc.root)
         raise InputError(
-            f"kind: List has items that are {_type_name(items)}, not a list",
+            f"{kind} has items that are {_type_name(items)}, not a list (kubectl reads any"
+            " object with items as a list of objects)",
             name,
             where.line,
             where.column,
         )
+    item_kind = kind.removesuffix("List")
+    list_api = _identity(data.get("apiVersion"))
     key_groups = _split_marks(doc.key_marks, len(items))
     value_groups = _split_marks(doc.value_marks, len(items))
     span_groups = _split_spans(doc.value_spans, len(items))
@@ -344,12 +393,23 @@ def _objects(doc: Document, name: str, kinds: Collection[str] | None) -> list[So
         root = doc.value_marks.get(("items", number), doc.root)
         if not isinstance(item, dict):
             raise InputError(
-                f"item {number} of kind: List is {_type_name(item)}, not a Kubernetes object",
+                f"item {number} of kind: {kind} is {_type_name(item)}, not a Kubernetes object",
                 name,
                 root.line,
                 root.column,
             )
+        if not _identity(item.get("kind")) and not _identity(item.get("apiVersion")):
+            item["kind"], item["apiVersion"] = item_kind, list_api
         _require_identity(item, name, root, key_groups[number], value_groups[number])
+        if isinstance(item.get("items"), list):
+            where = value_groups[number].get(("items",), root)
+            raise InputError(
+                f"item {number} of kind: {kind} is itself a list (it has items): kubectl refuses"
+                " a list inside a list",
+                name,
+                where.line,
+                where.column,
+            )
         if kinds is not None and item["kind"] not in kinds:
             continue
         result.append(
@@ -407,20 +467,76 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
     max_depth: int,
 ) -> list[SourceObject]:
     from renderer.source import limits
+    from renderer.source.jsonread import is_json_stream, json_documents
+    from renderer.source.stream import separators, whole_parse_agrees
+
+    text, feed = decode_as_kubectl(data, name, max_bytes)
+    max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
+    objects: list[SourceObject] = []
+    found_content = False
+    if is_json_stream(text):
+        for doc in json_documents(
+            text,
+            name,
+            spans=spans,
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+            max_documents=max_documents,
+        ):
+            if doc.value is not None:
+                found_content = True
+                objects.extend(_objects(doc, name, kinds))
+    else:
+        check_characters(text, name)
+        _check_document_count(text, name, max_documents)
+        lines = separators(text, name)
+        if whole_parse_agrees(text, lines):
+            found_content = _read_whole(
+                text, feed, name, kinds, spans, max_alias_nodes, max_depth, objects
+            )
+        else:
+            found_content = _read_chunks(
+                text, lines, name, kinds, spans, max_alias_nodes, max_depth, objects
+            )
+    if not found_content and not allow_empty:
+        raise InputError(
+            "no Kubernetes objects in this file (it is empty or only comments)", name, 1, 1
+        )
+    return objects
+
+
+def _read_whole(  # noqa: PLR0917 - private helper of _load
+    text: str,
+    feed: bytes,
+    name: str,
+    kinds: Collection[str] | None,
+    spans: bool,
+    max_alias_nodes: int,
+    max_depth: int,
+    objects: list[SourceObject],
+) -> bool:
+    """The stream in one parse (with the pre-scan's shortcuts when `kinds` is given), its
+    objects appended to `objects`; True when it has content."""
+    from renderer.source import limits
     from renderer.source.prescan import segments
 
-    text, feed = decode_input(data, name, max_bytes)
     max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
-    _check_document_count(text, name, max_documents)
     parts = segments(text, kinds) if kinds is not None else None
     runs: list[tuple[bytes | str, str, int, int, int]]
     if parts is None:
         runs = [(feed, text, 0, 0, 0)]
     else:
         runs = [(p.text, p.text, p.line_offset, p.char_offset, p.doc_offset) for p in parts]
-    objects: list[SourceObject] = []
+    if runs and not text.endswith("\n"):
+        # kubectl's line reader ends the last line with a line break (a block scalar
+        # there keeps it)
+        source, part_text, line_offset, char_offset, doc_offset = runs[-1]
+        if char_offset + len(part_text) == len(text):
+            tail: bytes | str = b"\n" if isinstance(source, bytes) else "\n"
+            runs[-1] = (source + tail, part_text, line_offset, char_offset, doc_offset)  # type: ignore[operator]
     found_content = parts is not None and sum(len(p.text) for p in parts) < len(text)
-    nodes = 0  # the node cap is per file: runs continue the count
+    nodes = 0  # the node and alias budgets are per file: runs continue the counts
+    aliases = (0, 0)
     for source, part_text, line_offset, char_offset, doc_offset in runs:
         for doc in _documents(
             source,
@@ -435,17 +551,69 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
             max_nodes=max_nodes,
             nodes_before=nodes,
             max_documents=max_documents,
+            aliases_before=aliases,
         ):
-            nodes = doc.nodes
+            nodes, aliases = doc.nodes, doc.aliases
             if doc.empty or doc.value is None:
                 continue
             found_content = True
             objects.extend(_objects(doc, name, kinds))
-    if not found_content and not allow_empty:
-        raise InputError(
-            "no Kubernetes objects in this file (it is empty or only comments)", name, 1, 1
+    return found_content
+
+
+def _read_chunks(  # noqa: PLR0917 - private helper of _load
+    text: str,
+    lines: list[tuple[int, int]],
+    name: str,
+    kinds: Collection[str] | None,
+    spans: bool,
+    max_alias_nodes: int,
+    max_depth: int,
+    objects: list[SourceObject],
+) -> bool:
+    """The stream as kubectl reads one that a single parse would read otherwise: each
+    piece between separator lines alone, its first document only (`stream`)."""
+    from renderer.source import limits
+    from renderer.source.stream import as_kubectl_feeds, chunks
+    from renderer.source.text import count_breaks
+
+    max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
+    found_content = False
+    nodes = 0
+    aliases = (0, 0)
+    line = 0
+    previous = 0
+    for number, chunk in enumerate(chunks(text, lines)):
+        line += count_breaks(text[previous : chunk.start])
+        previous = chunk.start
+        piece, moved = as_kubectl_feeds(text[chunk.start : chunk.end])
+        if not piece.strip():
+            continue
+        documents = _documents(
+            piece.encode("utf-8"),
+            piece,
+            name,
+            line_offset=line,
+            char_offset=chunk.start,
+            doc_offset=number,
+            spans=spans and not moved,
+            max_alias_nodes=max_alias_nodes,
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+            nodes_before=nodes,
+            max_documents=max_documents,
+            aliases_before=aliases,
         )
-    return objects
+        doc = next(documents, None)  # go-yaml's Unmarshal: the first document only
+        documents.close()
+        if doc is None:
+            continue
+        nodes, aliases = doc.nodes, doc.aliases
+        if doc.empty or doc.value is None:
+            continue
+        found_content = True
+        objects.extend(_objects(doc, name, kinds))
+    return found_content
 
 
 def _check_document_count(text: str, name: str, cap: int) -> None:

@@ -1,11 +1,16 @@
-"""Which YAML files of a repository are not Kubernetes objects, for `lint` to skip.
+"""Which files `lint` may skip: only those kubectl refuses too, and plainly not manifests.
 
-A GitOps repository holds YAML that is not a Kubernetes object: Helm `values.yaml`, chart
-templates (`{{ ... }}` directives, which are not YAML until Helm renders them), kustomize
-patches (a list of operations, or a mapping without `kind`), CI configs. `kubectl apply`
-is never run on those, so lint counts them as skipped instead of stopping. A file that
-looks like a Kubernetes object (a top-level `apiVersion:` and `kind:`) but does not read
-as one is still an error, with its place.
+A GitOps repository holds YAML and JSON that are not Kubernetes objects: Helm `values.yaml`
+and chart templates (`{{ ... }}` directives, which are not YAML until Helm renders them),
+kustomize patches, CI configs, `package.json`. `kubectl apply -f` refuses every one of
+them, so lint counts them as skipped instead of stopping. The rule is that of reading:
+a file is skipped only when (1) reading it failed with an error kubectl raises too (a
+YAML or JSON syntax error, a bad `---` line, a document that is not a mapping, an object
+without a kind, items that are not a list), never one only this tool raises (a duplicate
+key, a budget), and (2) it is plainly not a manifest: no top-level `apiVersion` and
+`kind`, or a template (`{{` outside a comment, or a file in a Helm chart's `templates/`
+folder found by walking a folder, not named on the command line). Anything else that does
+not read is an error with its place.
 """
 
 from __future__ import annotations
@@ -16,23 +21,39 @@ from pathlib import Path as FsPath
 
 from renderer.errors import InputError
 
-# What the reader says about YAML that is not a Kubernetes object (its other errors, such
-# as a file too large or not UTF-8, are errors whatever the file holds).
-_NOT_AN_OBJECT = (
-    "invalid YAML",
-    "object has no apiVersion",
-    "object has no kind",
+# The reader's messages for what kubectl refuses as well (its YAML and JSON decoders, its
+# separator check, its unstructured decoding).
+_KUBECTL_REFUSES = (
+    "invalid YAML",  # syntax errors, and "invalid YAML document separator"
+    "invalid JSON",
     "document ",  # "document N is a list/scalar, not a Kubernetes object"
-    "apiVersion must be",
+    "object has no kind",
     "kind must be",
+    "item ",  # an item of a list that is no object, or itself a list
+    "json: ",  # a number Go cannot decode, NaN or an infinity
+    # go-yaml's and sigs.k8s.io/yaml's own refusals (`{{ .Values.x }}` is a map as a key)
+    "invalid map key",
+    "unsupported map key",
+    "unknown anchor",
+    "anchor '",
+    "cannot decode",
+    "map merge requires",
+    "!!binary value",
+    "found incompatible YAML document",
 )
-# `apiVersion:` / `kind:` as keys of a top-level mapping, or of the items of a top-level
-# list (`- apiVersion: v1` then `  kind: ConfigMap`).
+_PARSE_ERRORS = ("invalid YAML", "invalid JSON")
 
 
 @cache
-def _top_level() -> re.Pattern[bytes]:
-    return re.compile(rb"^(?:- |  )?(apiVersion|kind)[ \t]*:", re.MULTILINE)
+def _top_level() -> re.Pattern[str]:
+    # `apiVersion:` / `kind:` as keys of a top-level mapping, or of the items of a
+    # top-level list (`- apiVersion: v1` then `  kind: ConfigMap`), or as JSON keys
+    return re.compile(r'^(?:- |  )?(apiVersion|kind)[ \t]*:|"(apiVersion|kind)"[ \t]*:', re.M)
+
+
+@cache
+def _directive() -> re.Pattern[str]:
+    return re.compile(r"^(?![ \t]*#).*?\{\{", re.M)
 
 
 def is_chart_template(path: str) -> bool:
@@ -44,17 +65,29 @@ def is_chart_template(path: str) -> bool:
     return False
 
 
+def _text(data: bytes) -> str:
+    from renderer.source.text import decode_as_kubectl
+
+    try:
+        return decode_as_kubectl(data, "", len(data))[0]
+    except InputError:  # UTF-32: nothing kubectl reads
+        return ""
+
+
 def looks_like_object(data: bytes) -> bool:
     """A top-level `apiVersion:` and `kind:` (in some document, or list item)."""
-    found = {m.group(1) for m in _top_level().finditer(data)}
-    return found == {b"apiVersion", b"kind"}
+    found = {m.group(1) or m.group(2) for m in _top_level().finditer(_text(data))}
+    return found == {"apiVersion", "kind"}
 
 
-def not_kubernetes(data: bytes, error: InputError) -> bool:
-    """True when `error`, raised reading `data`, means the file is YAML of another kind
-    (skip it), False when it is a broken Kubernetes object (report it)."""
-    if not error.message.startswith(_NOT_AN_OBJECT):
+def skippable(data: bytes, error: InputError, *, chart_template: bool = False) -> bool:
+    """True when a file whose read raised `error` may be skipped and counted: kubectl
+    refuses it too, and it is plainly not a manifest (see the module docstring).
+    `chart_template`: the file was found in a chart's `templates/` folder."""
+    if not error.message.startswith(_KUBECTL_REFUSES):
         return False
-    if b"{{" in data and error.message.startswith("invalid YAML"):
+    if chart_template:
+        return True
+    if error.message.startswith(_PARSE_ERRORS) and _directive().search(_text(data)):
         return True  # a template (Helm, or another `{{ }}` tool): not YAML before rendering
     return not looks_like_object(data)

@@ -64,8 +64,7 @@ def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
     return position(before, len(before))
 
 
-def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
-    """Return (text without a leading BOM, UTF-8 bytes for the parser). Raises InputError."""
+def _check_size(data: bytes, name: str, max_bytes: int) -> None:
     if len(data) > max_bytes:
         line, column = _byte_position(data, max_bytes)
         raise InputError(
@@ -74,6 +73,14 @@ def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
             line,
             column,
         )
+
+
+def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
+    """Return (text without a leading BOM, UTF-8 bytes for the parser). Raises InputError.
+
+    Strict: invalid UTF-8 or UTF-16 and characters YAML forbids are errors. This is what
+    sigs.k8s.io/yaml reads; `decode_as_kubectl` is what `kubectl apply -f` reads."""
+    _check_size(data, name, max_bytes)
     if data[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00"):
         raise InputError("UTF-32 is not supported (Kubernetes reads UTF-8 or UTF-16)", name, 1, 1)
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -104,6 +111,34 @@ def decode_input(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
         ) from None
     _check_characters(text, name)
     return text, data
+
+
+def decode_as_kubectl(data: bytes, name: str, max_bytes: int) -> tuple[str, bytes]:
+    """(text, UTF-8 bytes of it) as `kubectl apply -f` decodes a file before reading it:
+    a UTF-8 byte order mark is dropped, a UTF-16 one selects UTF-16, and anything else is
+    UTF-8 in which every invalid sequence becomes U+FFFD (golang.org/x/text's decoder,
+    which replaces a maximal invalid subpart as Python's "replace" does). No character
+    is refused here: which ones are depends on whether the stream is YAML or JSON
+    (`check_characters` is the YAML rule)."""
+    _check_size(data, name, max_bytes)
+    if data[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00"):
+        raise InputError("UTF-32 is not supported (Kubernetes reads UTF-8 or UTF-16)", name, 1, 1)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        codec = "utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be"
+        text = data[2:].decode(codec, "replace")
+        return text, text.encode("utf-8")
+    if data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), data
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "replace")
+        return text, text.encode("utf-8")
+
+
+def check_characters(text: str, name: str) -> None:
+    """InputError at the first character YAML (go-yaml's reader) refuses."""
+    _check_characters(text, name)
 
 
 # The allowed ASCII characters: an ASCII text is clean when deleting these leaves nothing

@@ -159,9 +159,16 @@ def test_fix_does_the_same_whatever_the_line_breaks(
     text = (FIXTURES / kind / f"{rule}.yaml").read_text()
     lf, other = tmp_path / "lf.yaml", tmp_path / "other.yaml"
     lf.write_bytes(text.encode())
-    other.write_bytes(text.replace("\n", nl).encode())
+    other.write_bytes(_breaks(text, nl).encode())
     assert lint(other, "--fix").exit_code == lint(lf, "--fix").exit_code == 1
-    assert other.read_bytes() == lf.read_bytes().replace(b"\n", nl.encode())
+    assert other.read_bytes() == _breaks(lf.read_text(), nl).encode()
+
+
+def _breaks(text: str, nl: str) -> str:
+    """`text` with its line feeds made `nl`, but those around each `---` line: kubectl
+    splits documents only at `---` lines ended by LF, so a file broken by CR (or NEL, LS,
+    PS) alone is one document to kubectl, and to lint."""
+    return "\n---\n".join(part.replace("\n", nl) for part in text.split("\n---\n"))
 
 
 # --- 2. annotations that are null, or not a mapping -----------------------------------

@@ -75,7 +75,7 @@ def _workload(shape: str, namespace: str, pod: dict[str, Any]) -> dict[str, Any]
 def _lint(tmp_path: Path, capsys: pytest.CaptureFixture[str], obj: dict[str, Any]) -> Any:
     (tmp_path / "workload.yaml").write_text(json.dumps(obj))
     (tmp_path / "snapshots.yaml").write_text(
-        "\n---\n".join(json.dumps(c) for c in TABLE["checkpoints"])
+        "\n".join(json.dumps(c) for c in TABLE["checkpoints"])  # JSON Lines, as kubectl reads
     )
     code = main(
         [
@@ -137,7 +137,7 @@ def test_the_same_workload_on_an_automatic_checkpoint_needs_its_binding(
         json.dumps(_workload(shape, case["namespace"], case["pod"]))
     )
     (tmp_path / "snapshots.yaml").write_text(
-        "\n---\n".join(json.dumps(c) for c in table["checkpoints"])
+        "\n".join(json.dumps(c) for c in table["checkpoints"])  # JSON Lines, as kubectl reads
     )
     code = main(
         [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from renderer.errors import InputError
 from renderer.source import Mark, load_bytes
 
 STREAM = b"""\
@@ -117,14 +118,24 @@ def test_kinds_filter_with_nothing_relevant_is_not_an_error() -> None:
         b"apiVersion: v1\nbase: &b {kind: Target}\n<<: *b\n",
         b"{apiVersion: v1, kind: Target}\n",
         b"apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Target}\n",
-        b"--- {apiVersion: v1, kind: Target}\n",
+        b"---\n{apiVersion: v1, kind: Target}\n",
         b"apiVersion: v1\nkind: !!str Target\n",
+        b"apiVersion: v1\nkind: ConfigMap\nitems:\n- {apiVersion: v1, kind: Target}\n",
     ],
 )
 def test_kinds_prescan_never_skips_a_relevant_document(document: bytes) -> None:
     data = b"apiVersion: v1\nkind: Other\n---\n" + document
     kept = load_bytes(data, "s.yaml", kinds={"Target"})
     assert [o.kind for o in kept] == ["Target"]
+
+
+def test_a_node_on_the_separator_line_is_refused_as_kubectl_refuses_it() -> None:
+    """kubectl's line reader accepts only a comment after `---` ("invalid Yaml document
+    separator: {apiVersion: v1, kind: Target}" from the kubectl oracle)."""
+    data = b"apiVersion: v1\nkind: Other\n---\n--- {apiVersion: v1, kind: Target}\n"
+    with pytest.raises(InputError, match="invalid YAML document separator") as caught:
+        load_bytes(data, "s.yaml", kinds={"Target"})
+    assert (caught.value.line, caught.value.column) == (4, 4)
 
 
 def test_merge_keys_and_anchors_in_objects() -> None:
