@@ -47,7 +47,16 @@ from collections.abc import Iterator
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.checks import copy_fixes, hint_for
 from renderer.lint.context import LintContext
-from renderer.lint.finding import ERROR, Finding, Severity, finding_at
+from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
+from renderer.model.checkpoint import (
+    AMBIGUOUS,
+    CANDIDATE,
+    MANUAL,
+    PENDING,
+    SUPERSEDED,
+    UNNAMED,
+    UNREADABLE,
+)
 
 ID = "binding-absent"
 SEVERITY: Severity = ERROR
@@ -57,10 +66,16 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
         if not workload.checkpointed or workload.misplaced is not None:
             continue
-        if ctx.resolve(workload).manual:
-            continue  # restoring from a manual checkpoint: the webhook asks for no binding
+        restore = ctx.resolve(workload)
+        if restore.state in _NO_BINDING_ASKED:
+            continue
+        # A restore candidate of an automatic checkpoint is denied without its binding; an
+        # already-shaped pod without one is admitted (it is what the operator's renderer
+        # makes), but render writes the binding: a warning, which --fix repairs.
+        severity = SEVERITY if restore.shape == CANDIDATE else WARNING
+        admitted = "" if severity == SEVERITY else " (admitted: the pods are already shaped)"
         for copy in workload.copies:
-            if copy.value is not None:
+            if copy.value:
                 continue
             if copy.map_entry is not None:
                 pcs = ctx.pcs_of(copy)
@@ -71,14 +86,22 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                     f" for clique {copy.map_entry}"
                 )
             else:
-                message = f"{workload.label}: the {copy.label} {BINDING_KEY} is missing"
+                empty = "empty" if copy.value == "" else "missing"
+                message = f"{workload.label}: the {copy.label} {BINDING_KEY} is {empty}"
             fixes = copy_fixes(ctx, workload, copy)
             yield finding_at(
                 copy.obj,
                 copy.path,
                 rule=ID,
-                severity=SEVERITY,
-                message=message,
-                hint=hint_for(fixes),
+                severity=severity,
+                message=f"{message} (restores from checkpoint {restore.name}){admitted}",
+                hint=hint_for(fixes, workload),
                 fixes=fixes,
             )
+
+
+# No binding to ask for: the checkpoint is manual (the webhook denies one), unreadable
+# (checkpoint-invalid), not named or not captured yet (the operator's own pre-capture
+# objects carry none: checkpoint-pending), captured twice or untrusted
+# (checkpoint-unverifiable), or superseded (checkpoint-outdated).
+_NO_BINDING_ASKED = frozenset({MANUAL, UNREADABLE, UNNAMED, PENDING, AMBIGUOUS, SUPERSEDED})

@@ -46,15 +46,18 @@ from renderer.constants import DGD_KIND, PCS_KIND
 from renderer.keys import COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
 from renderer.lint.context import LintContext, Snapshot
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
-from renderer.lint.sites import Workload, mapping_at
+from renderer.lint.sites import Workload, dcd_checkpoint_ref_path, mapping_at
+from renderer.model.checkpoint import SUPERSEDED
 from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
 
 ID = "checkpoint-outdated"
 SEVERITY: Severity = ERROR
 HINT = (
-    "capture the component again (the operator creates the checkpoint it looks for) and"
-    " render with that snapshot, or name the snapshot with checkpointRef in the DGD"
+    "once the operator has captured the checkpoint it looks for (it creates it when the DGD"
+    " is applied), save it (`kubectl get dynamocheckpoint NAME -n NS -o yaml > NAME.yaml`)"
+    " and render again with it; naming the old snapshot with checkpointRef instead pins a"
+    " process captured from the old worker spec"
 )
 UNCHECKED_HINT = (
     "commit the snapshot as `kubectl get dynamocheckpoint NAME -o yaml` prints it (with its"
@@ -129,10 +132,37 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
         if not workload.checkpointed or workload.misplaced is not None:
             continue
-        snap = ctx.resolve(workload).snapshot
+        restore = ctx.resolve(workload)
+        snap = restore.snapshot
         if snap is None or snap.manual or snap.untrusted is not None:
-            continue  # unverifiable / untrusted are other rules' findings; manual: unbound
+            continue  # pending / untrusted are other rules' findings; manual: unbound
+        if restore.state == SUPERSEDED and restore.superseded_by is not None:
+            by_ref = plan is not None and _component(workload) in plan.by_ref
+            if not by_ref:
+                yield _superseded(ctx, workload, snap, restore.superseded_by)
+                continue
         yield from _check_workload(ctx, workload, snap, plan)
+
+
+def _superseded(
+    ctx: LintContext, workload: Workload, snap: Snapshot, later: Snapshot
+) -> Finding:
+    """State 4 (admission §3): a capture for the same component replaced the checkpoint the
+    committed workload is still bound to; its pods come from the new one."""
+    obj, path = _binding_site(workload)
+    dgd = ctx.dgd.file if ctx.dgd is not None else "DGD_FILE"
+    return finding_at(
+        obj,
+        path,
+        rule=ID,
+        severity=SEVERITY,
+        message=f"{workload.label} restores from checkpoint {snap.obj.name}"
+        f" ({snap.obj.where(('metadata', 'name'))}), which is no longer the one captured for"
+        f" its component: {later.obj.name} ({later.obj.where(('metadata', 'name'))}) was"
+        " captured since, for another worker hash; the manifests are what is out of date",
+        hint=f"render again with the new snapshot (`dynamo-render render {dgd} --checkpoint"
+        f" {later.obj.file} ...`) and commit the result",
+    )
 
 
 def _check_workload(
@@ -198,24 +228,33 @@ def _check_workload(
         also = ""
         snap_path = _id_path(snap.obj)
     where = f"{namespace}/{given}" if namespace else given
+    # Without the DGD, a checkpointRef naming this very snapshot cannot be ruled out (a
+    # committed workload does not show it): say what --dgd would decide, claim no more.
+    severity: Severity = SEVERITY if ours else WARNING
+    unless = (
+        ""
+        if ours
+        else " (unless its DGD names this snapshot with checkpointRef, which the committed"
+        " objects do not show: lint with --dgd to decide)"
+    )
     yield finding_at(
         obj,
         path,
         rule=ID,
-        severity=SEVERITY,
-        message=f"{workload.label} restores from checkpoint {where}, which the operator never"
-        f" resolves for it: it looks for checkpoint {wanted} ({inputs.describe()}); {why}"
-        f"{also}",
+        severity=severity,
+        message=f"{workload.label} restores from checkpoint {where}, which the operator's"
+        f" automatic lookup never resolves for it: it looks for checkpoint {wanted}"
+        f" ({inputs.describe()}); {why}{also}{unless}",
         hint=HINT,
     )
     yield finding_at(
         snap.obj,
         snap_path,
         rule=ID,
-        severity=SEVERITY,
-        message=f"the operator never restores component {component!r} of DGD"
-        f" {namespace}/{dgd_name} from checkpoint {given}: it looks for checkpoint {wanted}"
-        f" ({inputs.describe()}); {why}{also}",
+        severity=severity,
+        message=f"the operator's automatic lookup never restores component {component!r} of"
+        f" DGD {namespace}/{dgd_name} from checkpoint {given}: it looks for checkpoint"
+        f" {wanted} ({inputs.describe()}); {why}{also}{unless}",
         hint=HINT,
     )
 
@@ -227,7 +266,7 @@ def _binding_site(workload: Workload) -> tuple[SourceObject, Path]:
             return copy.obj, copy.path
     if workload.checkpoint_name is not None or workload.checkpoint_ref is None:
         return workload.obj, workload.checkpoint_name_path
-    return workload.obj, ("spec", "experimental", "checkpoint", "checkpointRef")
+    return workload.obj, dcd_checkpoint_ref_path(workload.obj)
 
 
 def _labels(workload: Workload) -> list[dict[str, Any]]:
