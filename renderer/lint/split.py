@@ -39,9 +39,11 @@ from renderer.lint.engine import (
 from renderer.lint.finding import Finding
 from renderer.source.model import SourceObject
 
-# Rules that look only at the snapshots (run once, not per file), and rules that compare
+# Rules that look at the snapshots: run once over every snapshot (a context without
+# objects), and per file over its workloads (a context without snapshots of its own: what
+# they report about a snapshot comes from the first run only). And rules that compare
 # objects across files (the split is not taken when they have something to compare).
-SNAPSHOT_RULES = frozenset({"checkpoint-invalid", "checkpoint-untrusted"})
+SNAPSHOT_RULES = frozenset({"checkpoint-invalid", "checkpoint-untrusted", "schema"})
 WHOLE_RUN_RULES = frozenset({"render-drift"})
 # Below both, one pass in this process beats reading the snapshots first and starting
 # workers: about 50 ms of lint (a few dozen DCDs), the price of a process start or two.
@@ -268,7 +270,7 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
             findings.extend(get_rule(rule_id).check(whole))
     del found, linted
     # pass 2: each file on its own
-    per_file = tuple(r for r in selected if r not in SNAPSHOT_RULES and r not in WHOLE_RUN_RULES)
+    per_file = tuple(r for r in selected if r not in WHOLE_RUN_RULES)
     plan = _Plan(by_name, per_file, options, max_bytes)
     contributed: list[str] = []
     skipped: list[str] = []

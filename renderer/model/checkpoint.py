@@ -223,8 +223,10 @@ class CheckpointModel:
         snapshots: Sequence[Snapshot],
         by_name: dict[tuple[str, str], Snapshot] | None = None,
     ) -> None:
-        self.snapshots = list(snapshots)
-        self.by_name = index_snapshots(self.snapshots) if by_name is None else by_name
+        self.by_name = index_snapshots(snapshots) if by_name is None else by_name
+        # one capture of each name, in the order read: a run split by file shares the index
+        # and not the list, so the model reads the index alone (the same in every part)
+        self.snapshots = list(self.by_name.values())
         self._localized: dict[tuple[int, str], Snapshot] = {}
 
     # -- finding snapshots ---------------------------------------------------------------

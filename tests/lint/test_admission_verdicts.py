@@ -836,3 +836,19 @@ def test_verdict(case: Case, tmp_path: Path) -> None:
 def test_every_issue_bullet_is_a_row() -> None:
     """The lint bullets of issue 21's "What is wrong today" that are rows here."""
     assert sum(1 for c in CASES if c.today) >= 20
+
+
+def test_render_binds_a_snapshot_without_namespace_as_the_namespace_object(tmp_path: Path) -> None:
+    """The live object has the namespace: vector 02's Go-computed binding, not one hashed
+    with an empty namespace."""
+    snapshot = tmp_path / "snapshot.yaml"
+    snapshot.write_text(no_namespace(BASELINE.read_text()))
+    assert "namespace:" not in snapshot.read_text().split("spec:")[0]
+    dgd = tmp_path / "dgd.yaml"
+    dgd.write_text(dgd_text("immediate"))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["--no-config", "render", str(dgd), "--checkpoint", str(snapshot), "--target", "dcd"])
+    assert code == 0
+    objects = [o.data for o in load_bytes(out.getvalue().encode(), "out.yaml")]
+    assert worker_dcd(objects)["metadata"]["annotations"][BINDING] == GOOD

@@ -1,29 +1,40 @@
 """A workload restores from a snapshot the operator would not resolve for it.
 
-The pinned operator never finds a checkpoint by its labels. For a checkpoint-enabled
-component it reads `checkpointRef` when the DGD sets one, and otherwise exactly one
-DynamoCheckpoint: `checkpoint-<DGDCheckpointID>`, the first 32 hex characters of SHA-256
-over the namespace, DGD name, DGD uid, component name and worker hash; it refuses a found
-object whose checkpoint ID (`status.checkpointID`) is not that ID. A committed DCD or
-PodCliqueSet clique whose restore annotations (`nvidia.com/dynamo-checkpoint-name`, or a
-binding naming the snapshot's uid) point at another snapshot restores from one the operator
-never reads: above all after the DGD's worker spec changed since the capture (a new worker
-hash, so a new name). Reported at the workload's binding and at the snapshot, naming the
-checkpoint the operator looks for and why the given one is not it.
+Two cases (admission §3).
+
+Superseded (state 4, an error): the workload is still bound to a checkpoint although a
+later capture for the same DGD component, for another worker hash, is among the snapshots
+(both carry `nvidia.com/dynamo-graph-deployment-name` and `nvidia.com/dynamo-component`
+labels, and the later `metadata.creationTimestamp` wins; without both times nothing is
+claimed). The re-capture happened and the manifests were not rendered again: the message
+names both snapshots and the `render` command that brings the manifests up to date.
+
+Not the automatic lookup's: the pinned operator never finds a checkpoint by its labels.
+For a checkpoint-enabled component it reads `checkpointRef` when the DGD sets one, and
+otherwise exactly one DynamoCheckpoint: `checkpoint-<DGDCheckpointID>`, the first 32 hex
+characters of SHA-256 over the namespace, DGD name, DGD uid, component name and worker
+hash; it refuses a found object whose checkpoint ID (`status.checkpointID`) is not that ID.
+A committed workload whose checkpoint (found as the model finds it: the DCD's
+`checkpointRef`, the `nvidia.com/dynamo-checkpoint-name` annotation, the checkpoint-ID
+label) is another snapshot restores from one that lookup never reads: above all after the
+worker spec changed since the capture (a new worker hash, so a new name). Reported at the
+workload's binding and at the snapshot, naming the checkpoint the operator looks for and
+why the given one is not it. A committed workload does not show whether its DGD names the
+snapshot with `checkpointRef` (a DCD's own `checkpointRef` is written by the operator in
+both cases), so without `--dgd` this is a warning saying what `--dgd` would decide; with
+`--dgd`, a workload of that DGD is an error unless the DGD names the component's snapshot by
+`checkpointRef` (then it is not checked: the operator reads that name, whatever it is).
 
 Where the inputs come from: the DGD uid from the snapshot's controller ownerReference (kind
 DynamoGraphDeployment, the workload's DGD name; else another snapshot's in the namespace),
 the DGD and component names from the workload's `nvidia.com/dynamo-graph-deployment-name`
-and `nvidia.com/dynamo-component` labels (a PodCliqueSet: its name), the worker hash from
-its `nvidia.com/dynamo-worker-hash` label. With `--dgd`, a workload of that DGD takes the
-worker hash of a fresh render instead, and a component the DGD names by `checkpointRef` is
-not checked (the operator reads that name, whatever it is). Without `--dgd` the automatic
-lookup is assumed for an automatic checkpoint: a committed workload does not show whether
-its DGD names the checkpoint by `checkpointRef`, so lint such a DGD with `--dgd`. When the
-uid (or another input) is missing, the check cannot run: a warning says so (an error with
-`--strict`), never a silent pass.
-Manual checkpoints are never bound and are not checked. Not fixed by `--fix`: capture the
-component again, or render again with the snapshot the operator reads.
+and `nvidia.com/dynamo-component` labels (a PodCliqueSet: that label, else its name), the
+worker hash from its `nvidia.com/dynamo-worker-hash` label; with `--dgd`, the worker hash
+of a fresh render. When the uid (or another input) is missing, the check cannot run: a
+warning says so (an error with `--strict`), never a silent pass. Manual checkpoints are
+never bound and are not checked. Not fixed by `--fix`: once the operator has captured the
+checkpoint it looks for, save that snapshot and render again (naming the old snapshot with
+`checkpointRef` instead pins a process captured from the old worker spec).
 
 Bad (the DCD's worker hash is `c0ffee12` now; the snapshot was captured for `b59eb498`):
 
@@ -33,8 +44,8 @@ Bad (the DCD's worker hash is `c0ffee12` now; the snapshot was captured for `b59
       nvidia.com/dynamo-checkpoint-name: checkpoint-46333b366341a5dbfd4f63b83b7b9fc1
 
 Fixed: wait until the operator has captured `checkpoint-<DGDCheckpointID>` for the new
-worker hash, commit that snapshot (`kubectl get dynamocheckpoint NAME -o yaml`) and render
-again.
+worker hash, commit that snapshot (`kubectl get dynamocheckpoint NAME -n NS -o yaml >
+NAME.yaml`) and render again.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
 from renderer.lint.finding import WARNING, Finding, Severity, finding_at
-from renderer.model.checkpoint import PENDING, UNNAMED, capture_command
+from renderer.model.checkpoint import ORDINARY, PENDING, UNNAMED, capture_command
 
 ID = "checkpoint-pending"
 SEVERITY: Severity = WARNING
@@ -54,7 +54,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 f"{' -n ' + namespace if namespace else ''} -o yaml > NAME.yaml`, commit it and"
                 " render again with --checkpoint"
             )
-        elif restore.state == UNNAMED and not any(c.value for c in workload.copies):
+        elif restore.state == UNNAMED and workload.shape == ORDINARY:
+            # a DCD whose spec enables checkpointing, before the operator names the checkpoint
             message = (
                 f"{workload.label} enables checkpointing but names no checkpoint yet (the"
                 " operator names it checkpoint-<ID> once the DGD is applied and fills the"

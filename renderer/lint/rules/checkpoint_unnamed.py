@@ -1,4 +1,9 @@
-"""A bound, already-shaped workload does not name its checkpoint.
+"""A bound workload does not name its checkpoint.
+
+A restore candidate (annotation `nvidia.com/dynamo-checkpoint-restore-candidate: "true"`)
+that carries a binding but no `nvidia.com/dynamo-checkpoint-name` (and, for a DCD, no
+`checkpointRef`) binds itself to a checkpoint the webhook cannot find: a binding on a
+missing checkpoint is denied. Not fixed: nothing says which checkpoint it meant.
 
 **[our contract]** (admission §1): a pod template that is already shaped (label
 `nvidia.com/snapshot-checkpoint-id`, as WaitForCheckpoint workloads are rendered) and
@@ -32,7 +37,7 @@ from collections.abc import Iterator
 from renderer.keys import CHECKPOINT_NAME_KEY
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, SET, Finding, FixAction, Severity, finding_at
-from renderer.model.checkpoint import BY_ID, MANUAL
+from renderer.model.checkpoint import BY_ID, CANDIDATE, MANUAL, SHAPED
 
 ID = "checkpoint-unnamed"
 SEVERITY: Severity = ERROR
@@ -40,10 +45,12 @@ SEVERITY: Severity = ERROR
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
-        if not workload.name_required or workload.misplaced is not None:
+        if workload.misplaced is not None or workload.shape not in (CANDIDATE, SHAPED):
             continue
         if workload.checkpoint_name is not None or workload.checkpoint_ref is not None:
             continue
+        if workload.shape == SHAPED and not workload.name_required:
+            continue  # shaped by its DCD's controller, which names the checkpoint itself
         if not any(copy.value for copy in workload.copies):
             continue  # unbound: the webhook admits it without reading any checkpoint
         restore = ctx.resolve(workload)
@@ -59,7 +66,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             workload.checkpoint_name_path,
             rule=ID,
             severity=SEVERITY,
-            message=f"{workload.label} is already shaped and bound, but does not name its"
+            message=f"{workload.label} is a bound {workload.shape}, but does not name its"
             f" checkpoint with {CHECKPOINT_NAME_KEY}{named}: the webhook reads the checkpoint"
             " by that name to verify the binding (admission: denied)",
             hint="run `dynamo-render lint --fix` to write the name"

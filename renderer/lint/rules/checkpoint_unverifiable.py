@@ -5,8 +5,7 @@ The workload's checkpoint is found as the webhook finds it (the DCD's `checkpoin
 carrying its `nvidia.com/snapshot-checkpoint-id` label). When that snapshot is captured
 twice with different bindings, is not trusted under `--trusted-key`, or several snapshots
 carry the pod's checkpoint-ID label and no name says which, the binding is neither right
-nor wrong: it is unknown, and lint says so rather than passing it (so does a binding on a
-workload that names no checkpoint at all). A warning; an error with `--strict`. A
+nor wrong: it is unknown, and lint says so rather than passing it. A warning; an error with `--strict`. A
 checkpoint that is not among the snapshots is `checkpoint-pending`; one that cannot be
 bound is `checkpoint-invalid`.
 
@@ -26,7 +25,7 @@ from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
 from renderer.lint.finding import WARNING, Finding, Severity, finding_at
-from renderer.model.checkpoint import AMBIGUOUS, CONFLICT, UNNAMED, UNTRUSTED
+from renderer.model.checkpoint import AMBIGUOUS, CONFLICT, UNTRUSTED
 
 ID = "checkpoint-unverifiable"
 SEVERITY: Severity = WARNING
@@ -37,8 +36,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if not workload.checkpointed or workload.misplaced is not None:
             continue
         restore = ctx.resolve(workload)
-        has_binding = any(copy.value for copy in workload.copies)
-        if restore.state not in _UNKNOWN and not (restore.state == UNNAMED and has_binding):
+        if restore.state not in _UNKNOWN:
             continue
         yield finding_at(
             workload.obj,
