@@ -263,7 +263,9 @@ class CheckpointModel:
                 found.setdefault(snap.obj.name, snap)
         return list(found.values())
 
-    def superseding(self, namespace: str, dgd_name: str, component: str, given: Snapshot) -> Snapshot | None:
+    def superseding(
+        self, namespace: str, dgd_name: str, component: str, given: Snapshot
+    ) -> Snapshot | None:
         """A capture for the same DGD component that replaces `given`: an automatic snapshot
         for another worker hash, created later (both creation times are needed: without
         them which capture is current is not known, and nothing is claimed)."""
@@ -320,8 +322,8 @@ class CheckpointModel:
                 )
             if not matches:
                 return self._absent(subject, None, BY_ID)
-            snap = self.localized(matches[0], namespace)
-            return self._state(subject, snap.obj.name, BY_ID, snap)
+            found = self.localized(matches[0], namespace)
+            return self._state(subject, found.obj.name, BY_ID, found)
         else:
             return Restore(shape, None, "", None, UNNAMED, None, "names no checkpoint")
         snap = self.lookup(namespace, name)
@@ -358,8 +360,13 @@ class CheckpointModel:
             )
         if snap.untrusted is not None:
             return Restore(
-                shape, name, by, snap, UNTRUSTED, None, f"checkpoint {where} is not trusted:"
-                f" {snap.untrusted}"
+                shape,
+                name,
+                by,
+                snap,
+                UNTRUSTED,
+                None,
+                f"checkpoint {where} is not trusted: {snap.untrusted}",
             )
         if snap.manual:
             return Restore(
@@ -375,8 +382,13 @@ class CheckpointModel:
         if snap.bound is None:
             message = snap.error.message if snap.error is not None else "cannot be bound"
             return Restore(
-                shape, name, by, snap, UNREADABLE, None, f"checkpoint {where} cannot be"
-                f" bound: {message}"
+                shape,
+                name,
+                by,
+                snap,
+                UNREADABLE,
+                None,
+                f"checkpoint {where} cannot be bound: {message}",
             )
         dgd = snap.label(DGD_NAME_LABEL) or subject.dgd_name
         component = snap.label(COMPONENT_LABEL) or subject.component

@@ -211,12 +211,20 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                     f" in namespace {namespace!r} ({_files(objects)}); the operator refuses to"
                     " render without it: pass its snapshot with --checkpoint",
                 )
-            bound = _bind(name, found, res.warnings, namespace) if worker and _automatic(found) else None
+            bound = (
+                _bind(name, found, res.warnings, namespace)
+                if worker and _automatic(found)
+                else None
+            )
         else:
             found = _automatic_lookup(
                 dgd, res, checkpoints, objects, name, worker, worker_hash, namespace, uid_from
             )
-            bound = _bind(name, found, res.warnings, namespace) if worker and found is not None else None
+            bound = (
+                _bind(name, found, res.warnings, namespace)
+                if worker and found is not None
+                else None
+            )
         if found is not None:
             used.add(id(found))
             if not found.phase:

@@ -44,7 +44,7 @@ from renderer.source import load_bytes
 from renderer.yamlout import dump_object
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from render_support import FRONTEND_BETA, decode_beta, v1beta1_dgd  # noqa: E402
+from render_support import FRONTEND_BETA, decode_beta, v1beta1_dgd
 
 JSON = dict[str, Any]
 ORACLE = Path(__file__).parent.parent / "operator" / "goldens" / "oracle"
@@ -88,7 +88,15 @@ def rendered(mode: str, target: str, snapshot: Path = BASELINE) -> tuple[JSON, .
         path.write_text(dgd)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             code = main(
-                ["--no-config", "render", str(path), "--checkpoint", str(snapshot), "--target", target]
+                [
+                    "--no-config",
+                    "render",
+                    str(path),
+                    "--checkpoint",
+                    str(snapshot),
+                    "--target",
+                    target,
+                ]
             )
     assert code == 0
     return tuple(o.data for o in load_bytes(out.getvalue().encode(), "rendered.yaml"))
@@ -151,11 +159,11 @@ def set_pcs_binding(objects: list[JSON], value: str | None, name: str = WORKER) 
 
 def set_dcd_binding(objects: list[JSON], value: str | None) -> None:
     dcd = worker_dcd(objects)
-    for annotations in (dcd["metadata"]["annotations"], template_annotations(dcd)):
+    for place in (dcd["metadata"]["annotations"], template_annotations(dcd)):
         if value is None:
-            annotations.pop(BINDING, None)
+            place.pop(BINDING, None)
         else:
-            annotations[BINDING] = value
+            place[BINDING] = value
 
 
 def named(objects: list[JSON]) -> None:
@@ -223,7 +231,7 @@ def as_rendered(
 
 
 def text_of(path: Path) -> Callable[[], str]:
-    return lambda: path.read_text()
+    return path.read_text
 
 
 def pcs_value(value: str | None) -> Callable[[list[JSON]], None]:
@@ -320,7 +328,9 @@ def unchecked_prefill_with_pasted_binding(objects: list[JSON]) -> None:
 def finalizers(objects: list[JSON]) -> None:
     for o in objects:
         o["metadata"]["finalizers"] = (
-            ["grove.io/podcliqueset.grove.io"] if o["kind"] == "PodCliqueSet" else ["nvidia.com/finalizer"]
+            ["grove.io/podcliqueset.grove.io"]
+            if o["kind"] == "PodCliqueSet"
+            else ["nvidia.com/finalizer"]
         )
 
 
@@ -371,9 +381,11 @@ def no_namespace(text: str) -> str:
 
 
 def oracle_case(case: str) -> Callable[[], str]:
-    return lambda: (ORACLE / case / "expected-pcs.yaml").read_text() + "---\n" + (
-        ORACLE / case / "expected-dcds.yaml"
-    ).read_text()
+    return lambda: (
+        (ORACLE / case / "expected-pcs.yaml").read_text()
+        + "---\n"
+        + (ORACLE / case / "expected-dcds.yaml").read_text()
+    )
 
 
 def fs(*items: tuple[str, str]) -> frozenset[tuple[str, str]]:
@@ -640,7 +652,11 @@ CASES = [
     # -- ordinary --------------------------------------------------------------------------
     Case(
         "pcs-ordinary-stray-binding",
-        edited("immediate", "grove", lambda o: clique(o, "frontend").setdefault("annotations", {}).update({BINDING: GOOD})),
+        edited(
+            "immediate",
+            "grove",
+            lambda o: clique(o, "frontend").setdefault("annotations", {}).update({BINDING: GOOD}),
+        ),
         (B02,),
         fs(("binding-misplaced", W)),
         0,
@@ -848,7 +864,9 @@ def test_render_binds_a_snapshot_without_namespace_as_the_namespace_object(tmp_p
     dgd.write_text(dgd_text("immediate"))
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["--no-config", "render", str(dgd), "--checkpoint", str(snapshot), "--target", "dcd"])
+        code = main(
+            ["--no-config", "render", str(dgd), "--checkpoint", str(snapshot), "--target", "dcd"]
+        )
     assert code == 0
     objects = [o.data for o in load_bytes(out.getvalue().encode(), "out.yaml")]
     assert worker_dcd(objects)["metadata"]["annotations"][BINDING] == GOOD

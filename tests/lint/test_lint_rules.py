@@ -151,7 +151,9 @@ def test_checkpoint_invalid(kind: str) -> None:
     code, found = findings(str(FIXTURES / kind / "clean.yaml"), "--checkpoint", snapshot)
     assert code == 1
     invalid = [f for f in found if f["rule"] == "checkpoint-invalid"]
-    invalid = [f for f in invalid if f["file"] == snapshot] + [f for f in invalid if f["file"] != snapshot]
+    invalid = [f for f in invalid if f["file"] == snapshot] + [
+        f for f in invalid if f["file"] != snapshot
+    ]
     assert [f["file"] for f in invalid if f["file"] == snapshot] == [snapshot]
     assert "automatic checkpoint UID is missing" in str(invalid[0]["message"])
     # the workloads bound to it are denied (the webhook cannot verify their binding)

@@ -155,9 +155,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         yield from _check_workload(ctx, workload, snap, plan)
 
 
-def _superseded(
-    ctx: LintContext, workload: Workload, snap: Snapshot, later: Snapshot
-) -> Finding:
+def _superseded(ctx: LintContext, workload: Workload, snap: Snapshot, later: Snapshot) -> Finding:
     """State 4 (admission §3): a capture for the same component replaced the checkpoint the
     committed workload is still bound to; its pods come from the new one."""
     obj, path = _binding_site(workload)

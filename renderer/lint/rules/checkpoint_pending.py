@@ -45,10 +45,13 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         namespace = workload.obj.namespace
         if restore.state == PENDING:
             name = restore.name
-            message = f"{workload.label} restores from a checkpoint not captured yet: {restore.reason}"
+            message = (
+                f"{workload.label} restores from a checkpoint not captured yet: {restore.reason}"
+            )
             hint = (
-                f"once the operator has captured it, save it with `{capture_command(name, namespace)}`,"
-                " commit it and render again with --checkpoint"
+                "once the operator has captured it, save it with"
+                f" `{capture_command(name, namespace)}`, commit it and render again with"
+                " --checkpoint"
                 if name
                 else "save the captured checkpoint with `kubectl get dynamocheckpoint NAME"
                 f"{' -n ' + namespace if namespace else ''} -o yaml > NAME.yaml`, commit it and"
@@ -61,6 +64,14 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 " operator names it checkpoint-<ID> once the DGD is applied and fills the"
                 " workload's checkpointRef)"
             )
+            subject = workload.subject
+            held = ctx.model.captures_for(namespace, subject.dgd_name, subject.component)
+            if held:
+                listed = ", ".join(sorted({s.obj.name for s in held}))
+                message += (
+                    f"; the snapshots hold {listed} for component {subject.component!r}:"
+                    " render again with them"
+                )
             hint = (
                 "apply the DGD; once the checkpoint is captured, save it with `kubectl get"
                 f" dynamocheckpoint NAME{' -n ' + namespace if namespace else ''} -o yaml >"

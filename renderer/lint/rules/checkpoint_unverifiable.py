@@ -5,9 +5,9 @@ The workload's checkpoint is found as the webhook finds it (the DCD's `checkpoin
 carrying its `nvidia.com/snapshot-checkpoint-id` label). When that snapshot is captured
 twice with different bindings, is not trusted under `--trusted-key`, or several snapshots
 carry the pod's checkpoint-ID label and no name says which, the binding is neither right
-nor wrong: it is unknown, and lint says so rather than passing it. A warning; an error with `--strict`. A
-checkpoint that is not among the snapshots is `checkpoint-pending`; one that cannot be
-bound is `checkpoint-invalid`.
+nor wrong: it is unknown, and lint says so rather than passing it. A warning; an error
+with `--strict`. A checkpoint that is not among the snapshots is `checkpoint-pending`; one
+that cannot be bound is `checkpoint-invalid`.
 
 Bad (two captures of `checkpoint-9f1e2d3c4b5a6978` with different bindings):
 

@@ -2,8 +2,9 @@
 
 Checks each DynamoComponentDeployment and PodCliqueSet, and each DynamoCheckpoint snapshot
 (among the paths or given with `--checkpoint`, manual ones included: `labels: [a, b]` is no
-object the API server stores), against the schema bundled for its apiVersion and kind (`schemas/` in the repository), or, with `--crd FILE`, against the
-installed operator's CustomResourceDefinition, which also reports fields that version does
+object the API server stores), against the schema bundled for its apiVersion and kind
+(`schemas/` in the repository), or, with `--crd FILE`, against the installed operator's
+CustomResourceDefinition, which also reports fields that version does
 not know (the API server would silently drop them). Reported at the offending value, with
 its JSON path. A binding value the operator cannot parse, or parses but that is not in
 canonical form (upper-case hex, a leading `+` or zero in the generation), is left to
