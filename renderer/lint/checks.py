@@ -41,9 +41,13 @@ def copy_fixes(ctx: LintContext, workload: Workload, copy: Copy) -> tuple[FixAct
         if pcs is None:
             return ()
         if pcs.map.error is not None and any(
-            ctx.resolve(w).expected is None for w in pcs.workloads if w.misplaced is None
+            ctx.resolve(w).expected is None and not w.copies[0].value
+            for w in pcs.workloads
+            if w.misplaced is None
         ):
-            return ()  # rewriting an unreadable map would drop entries we cannot verify
+            # rewriting an unreadable map would drop entries we cannot verify (an entry
+            # equals its clique's own copy: one that has it keeps that value)
+            return ()
         desired = ctx.desired_map(pcs)
         current = mapping_at(pcs.obj.data, MAP_PATH[:-1]).get(BINDINGS_MAP_KEY)
         if desired == current:

@@ -185,6 +185,8 @@ class LintContext(Record):
             if workload.misplaced is not None or workload.clique is None:
                 continue
             current = pcs.map.entries.get(workload.clique)
+            if current is None and pcs.map.error is not None:
+                current = workload.copies[0].value or None  # the clique's own copy
             if workload.odd is not None:
                 if current is not None:  # never written for it: never rewritten either
                     entries[workload.clique] = current

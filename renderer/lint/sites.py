@@ -309,6 +309,8 @@ def dcd_workload(obj: SourceObject) -> Workload:
     component = component if isinstance(component, str) else ""
     name = _string(template.get(CHECKPOINT_NAME_KEY))
     checkpointed = shape in (CANDIDATE, SHAPED) or enabled
+    # at 0 replicas (WaitForCheckpoint before its checkpoint is Ready) it makes no pod
+    gated = mapping_at(obj.data, ("spec",)).get("replicas") == 0
     subject = Subject(
         obj.namespace,
         shape,
@@ -326,7 +328,9 @@ def dcd_workload(obj: SourceObject) -> Workload:
         checkpoint_name=name,
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
-        misplaced=_stray(label, shape, enabled) if has_binding and not checkpointed else None,
+        misplaced=(
+            _stray(label, shape, enabled) if has_binding and not (checkpointed or gated) else None
+        ),
         checkpoint_ref=ref,
         shape=shape,
         subject=subject,
@@ -402,6 +406,7 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
         shape = shape_of(labels, annotations)
         checkpointed = shape in (CANDIDATE, SHAPED)
         has_binding = bool(clique_copy.value) or name in state.entries
+        gated = shape == ORDINARY and mapping_at(clique, ("spec",)).get("replicas") == 0
         if not checkpointed and not has_binding:
             continue  # ordinary, no binding: nothing the webhook checks
         label = f"clique {name} of {pcs_label}"
@@ -422,7 +427,9 @@ def pcs_sites(obj: SourceObject) -> PcsSites:
                 checkpoint_name=checkpoint_name,
                 checkpoint_name_path=(*base, CHECKPOINT_NAME_KEY),
                 copies=[clique_copy, map_copy],
-                misplaced=None if checkpointed else _stray(label, shape),
+                # a clique at 0 replicas (WaitForCheckpoint before its checkpoint is Ready)
+                # makes no pod: nothing reaches the webhook, its binding is no verdict
+                misplaced=None if checkpointed or gated else _stray(label, shape),
                 clique=name,
                 shape=shape,
                 subject=Subject(
