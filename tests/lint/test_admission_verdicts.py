@@ -849,9 +849,65 @@ def test_verdict(case: Case, tmp_path: Path) -> None:
         assert fixed == case.fixed_as(), "--fix does not end where render ends"
 
 
+# Each lint bullet of issue 21's "What is wrong today", and the rows that state it.
+BULLETS = {
+    "WaitForCheckpoint clique: replaced / stale binding, swapped, copies removed": (
+        "pcs-shaped-replaced",
+        "pcs-shaped-stale-unnamed",
+        "pcs-shaped-bindings-swapped",
+        "pcs-shaped-all-copies-removed",
+    ),
+    "WaitForCheckpoint workload bound to a manual checkpoint": (
+        "pcs-shaped-manual-bound",
+        "dcd-shaped-manual-bound",
+    ),
+    "v1alpha1 DCD: spec.checkpoint.checkpointRef ignored": (
+        "alpha-dcd-ref-replaced",
+        "alpha-dcd-ref-stale",
+        "alpha-dcd-ref-manual",
+    ),
+    "restore-candidate metadata on GMS / frontend / retyped components": (
+        "pcs-frontend-candidate-unbound",
+        "pcs-gms-candidate-unbound",
+        "pcs-candidate-typed-frontend-bound",
+        "pcs-candidate-typed-frontend-unbound",
+        "dcd-typed-frontend-candidate-unbound",
+    ),
+    "checkpointRef named snapshot is checkpoint-outdated without --dgd": (
+        "pcs-checkpoint-ref-not-outdated-without-dgd",
+        "dcd-checkpoint-ref-not-outdated-without-dgd",
+    ),
+    "WaitForCheckpoint + checkpointRef to a manual checkpoint fails its own lint": (
+        "oracle-wait-ready-checkpoint-ref-manual",
+    ),
+    "snapshot without metadata.namespace hashed with an empty namespace": (
+        "pcs-snapshot-without-namespace",
+        "dcd-snapshot-without-namespace",
+    ),
+    "render-drift at the controllers' finalizers": (
+        "dcd-export-with-controller-finalizers",
+        "pcs-export-with-controller-finalizers",
+    ),
+    "binding moved into labels": ("pcs-binding-moved-into-labels", "dcd-binding-moved-into-labels"),
+    "binding pasted on an unchecked prefill DCD": ("dcd-unchecked-prefill-pasted-binding",),
+    "empty binding reported as malformed": ("pcs-candidate-empty-binding-is-absent",),
+    "manual DynamoCheckpoint with labels: [a, b] lints clean": ("manual-snapshot-schema",),
+    "pending workload told to pass the snapshot": (
+        "pcs-candidate-pending-unbound",
+        "pcs-shaped-pending",
+    ),
+}
+
+
 def test_every_issue_bullet_is_a_row() -> None:
-    """The lint bullets of issue 21's "What is wrong today" that are rows here."""
-    assert sum(1 for c in CASES if c.today) >= 20
+    by_id = {c.id: c for c in CASES}
+    for bullet, ids in BULLETS.items():
+        assert ids, bullet
+        for case_id in ids:
+            assert case_id in by_id, (bullet, case_id)
+    marked = {c.id for c in CASES if c.today}
+    listed = {case_id for ids in BULLETS.values() for case_id in ids}
+    assert marked <= listed
 
 
 def test_render_binds_a_snapshot_without_namespace_as_the_namespace_object(tmp_path: Path) -> None:
