@@ -7,8 +7,12 @@ with the checkpoint found three ways: the operator's automatic lookup
 manual checkpoint, and a `checkpointRef` to an automatic one. The snapshots are vector 02
 (tests/vectors) renamed and relabelled for each component as the operator would create
 it. Rendered for both targets, the output is linted through the command line with those
-snapshots: with `--dgd`, nothing at all; without, no error (a `checkpointRef` cannot be
-seen in the committed objects, so the automatic lookup's warning may remain).
+snapshots: with `--dgd`, nothing (but a hand-written candidate naming a missing checkpoint,
+pending); without, no error (a `checkpointRef` cannot be seen in the committed objects, so
+the automatic lookup's warning may remain). DGDs whose checkpointing the operator refuses
+(a failover component, an unknown backend, a missing memory-service device class) are
+skipped, each with its reason; WaitForCheckpoint cliques xfail until render writes the
+checkpoint name on bound already-shaped cliques ([our contract], render's side).
 """
 
 from __future__ import annotations
@@ -76,7 +80,10 @@ def _gms(component: JSON) -> bool:
     """The component restores GPU memory through the memory service (its checkpoint must
     say so: the operator refuses otherwise)."""
     experimental = component.get("experimental") or {}
-    return bool(experimental.get("gpuMemoryService") or component.get("gpuMemoryService"))
+    # `gpuMemoryService: {}` enables it with the defaults
+    return experimental.get("gpuMemoryService") is not None or (
+        component.get("gpuMemoryService") is not None
+    )
 
 
 def _snapshot(
@@ -144,7 +151,15 @@ def test_render_then_lint_is_clean(
     dgd_path = tmp_path / "dgd.yaml"
     dgd_path.write_text(dump_object(data))
     (dgd,) = load_bytes(dgd_path.read_bytes(), str(dgd_path))
-    admitted = admit(dgd).data
+    from renderer.errors import InputError
+
+    try:
+        admitted = admit(dgd).data
+    except InputError as exc:
+        # the operator's webhook refuses checkpointing here (a failover component): that
+        # DGD cannot be committed at all
+        assert "admission webhook denied" in exc.message, exc.message
+        pytest.skip("the operator's admission refuses checkpointing this DGD")
     whash = worker_hash(admitted)
     snapshots: list[str] = []
     for name, component in workers:
@@ -164,6 +179,10 @@ def test_render_then_lint_is_clean(
         # the memory service's checkpoint needs a DRA device class the oracle's cluster
         # lacks: the operator refuses, as it would on such a cluster (exit 2 is right)
         pytest.skip("the operator refuses: its GPU memory service device class is absent")
+    if code == 2 and "backend framework for component" in err.getvalue():
+        # the operator cannot create a checkpoint for a worker whose backend it cannot
+        # tell (no backendFramework, no known command): it refuses, exit 2 is right
+        pytest.skip("the operator refuses to checkpoint a worker of unknown backend")
     assert code == 0, err.getvalue()
     rendered = tmp_path / "rendered.yaml"
     rendered.write_text(out)
@@ -175,11 +194,16 @@ def test_render_then_lint_is_clean(
         )
     lint = ["lint", str(rendered), "--checkpoint", str(snap_path), "--format", "json"]
     code, report = _run([*lint, "--dgd", str(dgd_path)])
-    assert (code, json.loads(report)["findings"]) == (0, [])
+    found = json.loads(report)["findings"]
+    # one corpus DGD (beta-kvtransfer-discovery) writes restore-candidate metadata naming a
+    # checkpoint `stale` on its frontend by hand: the operator keeps it, the webhook reads
+    # a candidate whose checkpoint is missing (admitted), lint says pending (a warning)
+    assert code == 0, found
+    assert all(f["rule"] == "checkpoint-pending" and "stale" in f["message"] for f in found)
     code, report = _run(lint)
     found = json.loads(report)["findings"]
     assert code == 0 and not [f for f in found if f["severity"] == "error"], found
-    assert {f["rule"] for f in found} <= {"checkpoint-outdated"}
+    assert {f["rule"] for f in found} <= {"checkpoint-outdated", "checkpoint-pending"}
 
 
 def _shaped_bound_unnamed(objects: list[JSON]) -> bool:
