@@ -13,6 +13,7 @@ from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
 from renderer.lint.finding import DELETE, SET, FixAction
 from renderer.lint.sites import MAP_PATH, Copy, Workload, mapping_at
+from renderer.model.checkpoint import MANUAL, UNREADABLE
 
 MALFORMED = "binding-malformed"
 REPLACED = "binding-replaced"
@@ -40,9 +41,13 @@ def copy_fixes(ctx: LintContext, workload: Workload, copy: Copy) -> tuple[FixAct
         if pcs is None:
             return ()
         if pcs.map.error is not None and any(
-            ctx.resolve(w).expected is None for w in pcs.workloads if w.misplaced is None
+            ctx.resolve(w).expected is None and not w.copies[0].value
+            for w in pcs.workloads
+            if w.misplaced is None
         ):
-            return ()  # rewriting an unreadable map would drop entries we cannot verify
+            # rewriting an unreadable map would drop entries we cannot verify (an entry
+            # equals its clique's own copy: one that has it keeps that value)
+            return ()
         desired = ctx.desired_map(pcs)
         current = mapping_at(pcs.obj.data, MAP_PATH[:-1]).get(BINDINGS_MAP_KEY)
         if desired == current:
@@ -50,8 +55,11 @@ def copy_fixes(ctx: LintContext, workload: Workload, copy: Copy) -> tuple[FixAct
         if desired is None:
             return (FixAction(DELETE, MAP_PATH),)
         return (FixAction(SET, MAP_PATH, desired),)
-    if workload.misplaced is not None:
+    if workload.misplaced is not None or ctx.resolve(workload).state == MANUAL:
+        # no binding belongs there (a manual checkpoint's is denied at admission)
         return (FixAction(DELETE, copy.path),) if copy.value is not None else ()
+    if workload.odd is not None:
+        return ()  # the operator never makes it a candidate: a binding is no fix (`odd_hint`)
     expected = ctx.resolve(workload).expected
     if expected is None or expected == copy.value:
         return ()
@@ -67,8 +75,19 @@ def workload_fixes(ctx: LintContext, workload: Workload) -> tuple[FixAction, ...
     return tuple(actions)
 
 
-def hint_for(fixes: tuple[FixAction, ...]) -> str:
+def hint_for(fixes: tuple[FixAction, ...], workload: Workload | None = None) -> str:
+    if not fixes and workload is not None and workload.odd is not None:
+        return odd_hint(workload)
     return FIX_HINT if fixes else NO_FIX_HINT
+
+
+def odd_hint(workload: Workload) -> str:
+    """Why --fix leaves a restore candidate the operator never makes."""
+    return (
+        f"not fixed: {workload.odd}, which the operator never makes a restore candidate; the"
+        " webhook reads labels and annotations, not component types: remove its restore"
+        " metadata (and any binding), or render again"
+    )
 
 
 def _describe(copy: Copy) -> str:
@@ -170,9 +189,12 @@ def mismatches(ctx: LintContext) -> list[Mismatch]:
     for workload in ctx.workloads():
         if workload.misplaced is not None:
             continue
+        state = ctx.resolve(workload).state
+        if state in (MANUAL, UNREADABLE):
+            continue  # any binding there is denied: binding-misplaced / checkpoint-invalid
         for copy in workload.copies:
-            if copy.value is None:
-                continue
+            if not copy.value:
+                continue  # an empty binding is a missing one (binding-absent)
             mismatch = _classify(ctx, workload, copy, copy.value)
             if mismatch is not None:
                 found.append(mismatch)

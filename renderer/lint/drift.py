@@ -47,11 +47,14 @@ SERVER_ANNOTATIONS = frozenset(
         consts.DCD_STATUS_ANNOTATION,
     }
 )
+# Finalizers the controllers add to what they own: the DCD controller's and Grove's.
+CONTROLLER_FINALIZERS = frozenset({consts.FINALIZER, consts.GROVE_PCS_FINALIZER})
 
 
 def without_server_fields(data: dict[str, Any]) -> dict[str, Any]:
     """`data` (a whole object) without `status` and the server-populated metadata above; an
-    `annotations` mapping only they filled goes too."""
+    `annotations` mapping only they filled goes too, and so does a `finalizers` list only
+    controllers filled."""
     out = {k: v for k, v in data.items() if k != "status"}
     metadata = data.get("metadata")
     if isinstance(metadata, dict):
@@ -63,6 +66,13 @@ def without_server_fields(data: dict[str, Any]) -> dict[str, Any]:
                 kept["annotations"] = left
             else:
                 del kept["annotations"]
+        finalizers = metadata.get("finalizers")
+        if isinstance(finalizers, list):
+            own = [f for f in finalizers if f not in CONTROLLER_FINALIZERS]
+            if own or not finalizers:
+                kept["finalizers"] = own
+            else:
+                del kept["finalizers"]
         out["metadata"] = kept
     return out
 

@@ -15,11 +15,19 @@ from renderer.constants import DCD_KIND, PCS_KIND
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,
+    CHECKPOINT_ID_LABEL,
     CHECKPOINT_NAME_KEY,
     COMPONENT_LABEL,
     COMPONENT_TYPE_LABEL,
-    RESTORE_CANDIDATE_KEY,
-    TARGET_CONTAINERS_KEY,
+    DGD_NAME_LABEL,
+)
+from renderer.model.checkpoint import (
+    CANDIDATE,
+    ORDINARY,
+    SHAPED,
+    WAIT_FOR_CHECKPOINT,
+    Subject,
+    shape_of,
 )
 from renderer.operator import consts
 from renderer.record import Record
@@ -40,6 +48,7 @@ __all__ = [
     "PcsSites",
     "Workload",
     "clique_component",
+    "dcd_checkpoint_ref_path",
     "dcd_template_annotations",
     "dcd_workload",
     "iter_dcds",
@@ -88,6 +97,10 @@ class Workload(Record):
         "misplaced",
         "clique",
         "checkpoint_ref",
+        "shape",
+        "subject",
+        "odd",
+        "name_required",
     )
     obj: SourceObject
     label: str  # "DCD prod/llama-decode" or "clique decode of PCS prod/llama"
@@ -101,6 +114,14 @@ class Workload(Record):
     # the operator's own record of the checkpoint (a DCD's spec.experimental.checkpoint
     # checkpointRef), for a workload without restore-candidate annotations
     checkpoint_ref: str | None
+    shape: str  # the webhook's reading of its pods (renderer.model.checkpoint.shape_of)
+    subject: Subject  # what the checkpoint model is asked about it
+    # why the operator never makes it a restore candidate (a GMS clique, a component type
+    # that is not checkpointed): --fix does not make such a candidate admissible
+    odd: str | None
+    # already shaped in the manifest itself: a binding there needs the checkpoint name
+    # ([our contract], admission §1)
+    name_required: bool
 
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
@@ -114,6 +135,10 @@ class Workload(Record):
         misplaced: str | None = None,
         clique: str | None = None,
         checkpoint_ref: str | None = None,
+        shape: str = ORDINARY,
+        subject: Subject | None = None,
+        odd: str | None = None,
+        name_required: bool = False,
     ) -> None:
         self.obj = obj
         self.label = label
@@ -125,6 +150,14 @@ class Workload(Record):
         self.misplaced = misplaced
         self.clique = clique
         self.checkpoint_ref = checkpoint_ref
+        self.shape = shape
+        self.subject = (
+            Subject(obj.namespace, shape, checkpoint_ref, checkpoint_name, None, "", component)
+            if subject is None
+            else subject
+        )
+        self.odd = odd
+        self.name_required = name_required
 
 
 class MapState(Record):
@@ -213,18 +246,18 @@ def _component_type(obj: SourceObject, labels: Mapping[str, Any]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _restore_candidate(annotations: Mapping[str, Any]) -> bool:
-    return RESTORE_CANDIDATE_KEY in annotations or CHECKPOINT_NAME_KEY in annotations
-
-
-def _dcd_spec_enabled(obj: SourceObject) -> bool:
-    """The DCD's own spec enables checkpointing: v1beta1 `spec.experimental.checkpoint`,
-    v1alpha1 `spec.checkpoint` (`enabled: true`), as the operator copies it from the DGD."""
+def _dcd_checkpoint(obj: SourceObject) -> Mapping[str, Any]:
+    """The DCD's own checkpoint block: v1beta1 `spec.experimental.checkpoint`, v1alpha1
+    `spec.checkpoint` (the operator copies it from the DGD and its controller reads it)."""
     if obj.api_version.endswith("/v1beta1"):
-        block = mapping_at(obj.data, ("spec", "experimental", "checkpoint"))
-    else:
-        block = mapping_at(obj.data, ("spec", "checkpoint"))
-    return block.get("enabled") is True
+        return mapping_at(obj.data, ("spec", "experimental", "checkpoint"))
+    return mapping_at(obj.data, ("spec", "checkpoint"))
+
+
+def dcd_checkpoint_ref_path(obj: SourceObject) -> Path:
+    if obj.api_version.endswith("/v1beta1"):
+        return ("spec", "experimental", "checkpoint", "checkpointRef")
+    return ("spec", "checkpoint", "checkpointRef")
 
 
 def _not_worker(kind_label: str, component_type: str | None) -> str | None:
@@ -236,15 +269,18 @@ def _not_worker(kind_label: str, component_type: str | None) -> str | None:
     )
 
 
-def dcd_workload(
-    obj: SourceObject, enabled: frozenset[str] = frozenset(), *, of_dgd: bool = False
-) -> Workload:
-    """`enabled`: lower-cased names of the checkpointed components of the DGD (with --dgd)
-    that this DCD may belong to; `of_dgd`: the DCD is that DGD's, so `enabled` is the
-    whole truth about which of its components are checkpointed."""
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def dcd_workload(obj: SourceObject) -> Workload:
+    """A DCD as its pods reach the webhook: its pod template's metadata, or, when that is
+    ordinary, what its controller makes of the DCD's own checkpoint block (a named
+    checkpoint makes the pods restore candidates, or already shaped for WaitForCheckpoint)."""
     template_path = dcd_template_annotations(obj)
     meta = mapping_at(obj.data, METADATA_ANNOTATIONS)
     template = mapping_at(obj.data, template_path)
+    template_labels = mapping_at(obj.data, (*template_path[:-1], "labels"))
     labels = mapping_at(obj.data, ("metadata", "labels"))
     copies = [
         Copy(
@@ -260,51 +296,57 @@ def dcd_workload(
             "pod template annotation",
         ),
     ]
-    has_binding = any(c.value is not None for c in copies)
-    name = template.get(CHECKPOINT_NAME_KEY)
+    has_binding = any(c.value for c in copies)
+    block = _dcd_checkpoint(obj)
+    enabled = block.get("enabled") is True
+    ref = _string(block.get("checkpointRef")) if enabled else None
+    shape = shape_of(template_labels, template)
+    name_required = shape == SHAPED
+    if shape == ORDINARY and ref is not None:
+        wait = block.get("startupPolicy") == WAIT_FOR_CHECKPOINT
+        shape = SHAPED if wait else CANDIDATE
     label = f"DCD {obj.namespace}/{obj.name}"
     component = labels.get(COMPONENT_LABEL)
-    not_worker = _not_worker(label, _component_type(obj, labels))
-    # its spec (or the DGD) enables checkpointing, or its pods are restore candidates
-    marked = (
-        _restore_candidate(template)
-        or _dcd_spec_enabled(obj)
-        or (isinstance(component, str) and component.lower() in enabled)
+    component = component if isinstance(component, str) else ""
+    name = _string(template.get(CHECKPOINT_NAME_KEY))
+    checkpointed = shape in (CANDIDATE, SHAPED) or enabled
+    # at 0 replicas (WaitForCheckpoint before its checkpoint is Ready) it makes no pod
+    gated = mapping_at(obj.data, ("spec",)).get("replicas") == 0
+    subject = Subject(
+        obj.namespace,
+        shape,
+        ref,
+        name,
+        _string(template_labels.get(CHECKPOINT_ID_LABEL)),
+        _string(labels.get(DGD_NAME_LABEL)) or "",
+        component,
     )
-    if (
-        of_dgd
-        and copies[1].value is not None
-        and not_worker is None
-        and not (marked or isinstance(name, str))
-    ):
-        # with --dgd: a worker the DGD does not checkpoint, whose pod template carries a
-        # binding and no other sign of a checkpoint: its pods restore from nothing, so the
-        # binding is stray (pasted from a checkpointed sibling). Without the DGD such a
-        # binding stays checkpoint-unverifiable, as a DCD naming no checkpoint always is.
-        not_worker = (
-            f"{label} is not checkpointed (its DGD does not enable checkpointing for"
-            f" {component}, and it names no checkpoint and is no restore candidate)"
-        )
     return Workload(
         obj=obj,
         label=label,
-        component=component if isinstance(component, str) else "",
-        # a component that is never checkpointed (not worker-class) needs no binding, even
-        # when it carries the restore-candidate annotations: only a binding on it is wrong
-        # A checkpoint-enabled worker needs its binding even when every binding copy and
-        # restore annotation was removed: its spec (or the DGD) still says checkpointed.
-        checkpointed=has_binding or (not_worker is None and marked),
-        checkpoint_name=name if isinstance(name, str) else None,
+        component=component,
+        checkpointed=checkpointed,
+        checkpoint_name=name,
         checkpoint_name_path=(*template_path, CHECKPOINT_NAME_KEY),
         copies=copies,
-        misplaced=not_worker if has_binding else None,
-        checkpoint_ref=_checkpoint_ref(obj),
+        misplaced=(
+            _stray(label, shape, enabled) if has_binding and not (checkpointed or gated) else None
+        ),
+        checkpoint_ref=ref,
+        shape=shape,
+        subject=subject,
+        odd=_not_worker(label, _component_type(obj, labels)),
+        name_required=name_required,
     )
 
 
-def _checkpoint_ref(obj: SourceObject) -> str | None:
-    ref = mapping_at(obj.data, ("spec", "experimental", "checkpoint")).get("checkpointRef")
-    return ref if isinstance(ref, str) and ref else None
+def _stray(label: str, shape: str, enabled: bool = False) -> str:
+    if shape != ORDINARY:
+        return f"{label} is a checkpoint source (its capture job), exempt from binding checks"
+    return (
+        f"{label} restores from no checkpoint (it is neither a restore candidate nor already"
+        " shaped" + (", and checkpointing is not enabled in its spec)" if not enabled else ")")
+    )
 
 
 def _read_map(obj: SourceObject) -> MapState:
@@ -326,8 +368,9 @@ def _read_map(obj: SourceObject) -> MapState:
     return MapState(obj, present=True, entries=parsed)
 
 
-def pcs_sites(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> PcsSites:
-    """`enabled`: lower-cased names of the DGD's checkpointed components (with --dgd)."""
+def pcs_sites(obj: SourceObject) -> PcsSites:
+    """Each clique is read as the webhook reads its pods: by its own labels and annotations
+    (Grove creates the pods from the clique's template)."""
     cliques_path: Path = ("spec", "template", "cliques")
     node = obj.data.get("spec")
     cliques: Any = None
@@ -335,31 +378,22 @@ def pcs_sites(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> PcsSi
         cliques = node["template"].get("cliques")
     cliques = cliques if isinstance(cliques, list) else []
     state = _read_map(obj)
-    # First pass: which components are checkpointed (any engine clique says so, or the map).
-    parsed: list[tuple[int, str, str, bool, Mapping[str, Any], Mapping[str, Any]]] = []
-    checkpointed: set[str] = set()
+    pcs_labels = mapping_at(obj.data, ("metadata", "labels"))
+    dgd_name = _string(pcs_labels.get(DGD_NAME_LABEL)) or obj.name
+    pcs_label = f"PCS {obj.namespace}/{obj.name}"
+    workloads: list[Workload] = []
+    names: set[str] = set()
+    gms_names: set[str] = set()
     for index, clique in enumerate(cliques):
         if not isinstance(clique, dict) or not isinstance(clique.get("name"), str):
             continue
         name = clique["name"]
+        names.add(name)
         annotations = mapping_at(clique, ("annotations",))
         labels = mapping_at(clique, ("labels",))
         component, is_gms = clique_component(name, labels)
-        parsed.append((index, name, component, is_gms, annotations, labels))
-        # the target-containers annotation is restore metadata the operator writes only
-        # on a checkpointed component's cliques: it survives removing the other copies
-        if not is_gms and (
-            _restore_candidate(annotations)
-            or BINDING_KEY in annotations
-            or TARGET_CONTAINERS_KEY in annotations
-            or name in state.entries
-            or component in enabled
-        ):
-            checkpointed.add(component)
-    pcs_label = f"PCS {obj.namespace}/{obj.name}"
-    workloads: list[Workload] = []
-    gms_copies: list[Copy] = []
-    for index, name, component, is_gms, annotations, labels in parsed:
+        if is_gms:
+            gms_names.add(name)
         base: Path = (*cliques_path, index, "annotations")
         clique_copy = Copy(
             obj,
@@ -367,38 +401,52 @@ def pcs_sites(obj: SourceObject, enabled: frozenset[str] = frozenset()) -> PcsSi
             _str_or_none(annotations.get(BINDING_KEY)),
             "clique annotation",
         )
-        if is_gms:
-            if clique_copy.value is not None:
-                gms_copies.append(clique_copy)
-            continue
-        if component not in checkpointed:
-            continue
-        label = f"clique {name} of {pcs_label}"
         map_copy = Copy(
             obj, MAP_PATH, state.entries.get(name), "checkpoint map entry", map_entry=name
         )
-        checkpoint_name = annotations.get(CHECKPOINT_NAME_KEY)
-        has_binding = clique_copy.value is not None or name in state.entries
+        shape = shape_of(labels, annotations)
+        checkpointed = shape in (CANDIDATE, SHAPED)
+        has_binding = bool(clique_copy.value) or name in state.entries
+        gated = shape == ORDINARY and mapping_at(clique, ("spec",)).get("replicas") == 0
+        if not checkpointed and not has_binding:
+            continue  # ordinary, no binding: nothing the webhook checks
+        label = f"clique {name} of {pcs_label}"
         clique_type = labels.get(COMPONENT_TYPE_LABEL)
-        not_worker = _not_worker(label, clique_type if isinstance(clique_type, str) else None)
-        if not_worker is not None and not has_binding:
-            continue  # never checkpointed, and carries no binding: nothing to check
+        odd = (
+            f"{label} is a GPU memory service clique"
+            if is_gms
+            else _not_worker(label, clique_type if isinstance(clique_type, str) else None)
+        )
+        checkpoint_name = _string(annotations.get(CHECKPOINT_NAME_KEY))
+        own_component = labels.get(COMPONENT_LABEL)
         workloads.append(
             Workload(
                 obj=obj,
                 label=label,
                 component=component,
-                checkpointed=True,
-                checkpoint_name=checkpoint_name if isinstance(checkpoint_name, str) else None,
+                checkpointed=checkpointed,
+                checkpoint_name=checkpoint_name,
                 checkpoint_name_path=(*base, CHECKPOINT_NAME_KEY),
                 copies=[clique_copy, map_copy],
-                misplaced=not_worker,
+                # a clique at 0 replicas (WaitForCheckpoint before its checkpoint is Ready)
+                # makes no pod: nothing reaches the webhook, its binding is no verdict
+                misplaced=None if checkpointed or gated else _stray(label, shape),
                 clique=name,
+                shape=shape,
+                subject=Subject(
+                    obj.namespace,
+                    shape,
+                    None,
+                    checkpoint_name,
+                    _string(labels.get(CHECKPOINT_ID_LABEL)),
+                    dgd_name,
+                    own_component if isinstance(own_component, str) else "",
+                ),
+                odd=odd,
+                name_required=shape == SHAPED,
             )
         )
-    names = {entry[1] for entry in parsed}
-    gms_names = {entry[1] for entry in parsed if entry[3]}
-    return PcsSites(obj, workloads, gms_copies, state, names, gms_names)
+    return PcsSites(obj, workloads, [], state, names, gms_names)
 
 
 def iter_dcds(objects: list[SourceObject]) -> Iterator[SourceObject]:

@@ -42,9 +42,11 @@ from renderer.lint.engine import (
 from renderer.lint.finding import Finding
 from renderer.source.model import SourceObject
 
-# Rules that look only at the snapshots (run once, not per file), and rules that compare
+# Rules that look at the snapshots: run once over every snapshot (a context without
+# objects), and per file over its workloads (a context without snapshots of its own: what
+# they report about a snapshot comes from the first run only). And rules that compare
 # objects across files (the split is not taken when they have something to compare).
-SNAPSHOT_RULES = frozenset({"checkpoint-invalid", "checkpoint-untrusted"})
+SNAPSHOT_RULES = frozenset({"checkpoint-invalid", "checkpoint-untrusted", "schema"})
 WHOLE_RUN_RULES = frozenset({"render-drift"})
 # Below both, one pass in this process beats reading the snapshots first and starting
 # workers: about 50 ms of lint (a few dozen DCDs), the price of a process start or two.
@@ -275,7 +277,7 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     if not force and not worth_splitting([*files, *checkpoint_files]):
         return None
     selected = tuple(options.rules if options.rules is not None else RULE_MODULES)
-    per_file = tuple(r for r in selected if r not in SNAPSHOT_RULES and r not in WHOLE_RUN_RULES)
+    per_file = tuple(r for r in selected if r not in WHOLE_RUN_RULES)
     findings: list[Finding] = []
     places: list[tuple[tuple[int, int | None], ...]] = []
 

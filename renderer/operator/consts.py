@@ -192,6 +192,8 @@ DCD_SPEC_ANNOTATION: Final = "nvidia.com/dcd-spec"
 
 # internal/controller_common finalizer.go: finalizerName.
 FINALIZER: Final = "nvidia.com/finalizer"
+# The finalizer Grove's controller adds to a PodCliqueSet (ai-dynamo/grove).
+GROVE_PCS_FINALIZER: Final = "grove.io/podcliqueset.grove.io"
 
 # github.com/ai-dynamo/snapshot api/v1alpha1 constants.go (the snapshot protocol).
 CHECKPOINT_ID_LABEL: Final = "nvidia.com/snapshot-checkpoint-id"

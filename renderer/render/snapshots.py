@@ -146,9 +146,10 @@ def _error_at(obj: SourceObject, path: Path, message: str, *, key: bool = True) 
     return InputError(message, obj.file, mark.line, mark.column)
 
 
-def _bind(component: str, checkpoint: Checkpoint, warnings: list[str]) -> str:
+def _bind(component: str, checkpoint: Checkpoint, warnings: list[str], namespace: str) -> str:
     from renderer.binding import bind
     from renderer.binding.checkpoint import unbindable_path, unbindable_reason
+    from renderer.model.checkpoint import in_namespace
 
     label = f"checkpoint {checkpoint.namespace}/{checkpoint.name}"
     reason = unbindable_reason(checkpoint)
@@ -162,7 +163,8 @@ def _bind(component: str, checkpoint: Checkpoint, warnings: list[str]) -> str:
             mark.column,
         )
     try:
-        bound = bind(checkpoint.source)
+        # a snapshot saved without its namespace is the DGD namespace's object
+        bound = bind(in_namespace(checkpoint.source, namespace))
     except BindingError as exc:
         raise BindingError(
             f"component {component!r}: {label} cannot be bound: {exc.message}",
@@ -259,7 +261,11 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                     f" in namespace {namespace!r} ({_files(objects)}); the operator refuses to"
                     " render without it: pass its snapshot with --checkpoint",
                 )
-            bound = _bind(name, found, res.warnings) if worker and _automatic(found) else None
+            bound = (
+                _bind(name, found, res.warnings, namespace)
+                if worker and _automatic(found)
+                else None
+            )
         else:
             found = _automatic_lookup(
                 dgd,
@@ -268,7 +274,11 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
                 objects,
                 _Lookup(name, worker, worker_hash, namespace, uid_from, snapshot_dir),
             )
-            bound = _bind(name, found, res.warnings) if worker and found is not None else None
+            bound = (
+                _bind(name, found, res.warnings, namespace)
+                if worker and found is not None
+                else None
+            )
         if found is not None:
             used.add(id(found))
             if not found.phase:

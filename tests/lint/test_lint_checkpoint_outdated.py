@@ -127,11 +127,14 @@ def test_a_new_worker_hash_makes_the_snapshot_outdated(tmp_path: Path, target: s
     wanted = operator_name(NEW_HASH)
     assert wanted != SNAPSHOT.stem
     found = ours(findings)
-    assert code == 1
+    # without --dgd a checkpointRef naming this snapshot cannot be ruled out: a warning
+    # that says so (the --dgd tests below decide)
+    assert code == 0
     assert [(f["file"], f["line"], f["column"], f["severity"]) for f in found] == [
-        (str(workload), *value_at(workload, BINDING), "error"),
-        (str(snapshot), *value_at(snapshot, "  name: "), "error"),
+        (str(workload), *value_at(workload, BINDING), "warning"),
+        (str(snapshot), *value_at(snapshot, "  name: "), "warning"),
     ]
+    assert all("lint with --dgd to decide" in str(f["message"]) for f in found)
     for f in found:
         message = str(f["message"])
         assert f"it looks for checkpoint {wanted}" in message
@@ -149,7 +152,7 @@ def test_a_checkpoint_id_that_is_not_the_operators_is_refused(tmp_path: Path) ->
     snapshot.write_text(text.replace(status_id, f'  checkpointID: "{other}"'))
     code, findings = lint(str(workload), str(snapshot))
     found = ours(findings)
-    assert code == 1
+    assert code == 0  # without --dgd: a warning (see above)
     assert [(f["file"], f["line"], f["column"]) for f in found] == [
         (str(workload), *value_at(workload, BINDING)),
         (str(snapshot), *value_at(snapshot, "  checkpointID: ")),
@@ -282,7 +285,7 @@ def test_the_snapshot_the_operator_reads_is_pointed_at_when_present(tmp_path: Pa
     fresh.write_text(text.replace(OLD_HASH, NEW_HASH))
     code, findings = lint(str(workload), str(snapshot.parent))
     found = ours(findings)
-    assert code == 1
+    assert code == 0  # without --dgd: a warning (see above)
     assert [(f["file"], f["line"]) for f in found] == [
         (str(workload), value_at(workload, BINDING)[0]),
         (str(snapshot), value_at(snapshot, "  name: ")[0]),

@@ -98,7 +98,7 @@ def test_unfixable_findings_are_left_and_reported(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["lint", *VECTOR_FIXTURES, str(target), "--fix", "--strict"])
     assert result.exit_code == 1
     assert target.read_bytes() == before
-    assert "checkpoint-unverifiable" in result.stdout
+    assert "checkpoint-pending" in result.stdout
 
 
 def test_fix_refuses_stdin() -> None:

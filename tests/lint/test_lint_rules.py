@@ -48,8 +48,8 @@ CASES = [
         1,
         {("binding-malformed", 12, 43), ("binding-malformed", 24, 45)},
     ),
-    ("dcd-v1alpha1", "binding-misplaced", 1, {("binding-misplaced", 38, 43)}),
-    ("dcd-v1alpha1", "checkpoint-unverifiable", 0, {("checkpoint-unverifiable", 25, 42)}),
+    ("dcd-v1alpha1", "binding-misplaced", 0, {("binding-misplaced", 38, 43)}),
+    ("dcd-v1alpha1", "checkpoint-unverifiable", 0, {("checkpoint-pending", 25, 42)}),
     ("dcd-v1beta1", "clean", 0, set()),
     ("dcd-v1beta1", "binding-absent", 1, {("binding-absent", 23, 7)}),
     (
@@ -77,8 +77,8 @@ CASES = [
         1,
         {("binding-malformed", 13, 43), ("binding-malformed", 24, 47)},
     ),
-    ("dcd-v1beta1", "binding-misplaced", 1, {("binding-misplaced", 40, 43)}),
-    ("dcd-v1beta1", "checkpoint-unverifiable", 0, {("checkpoint-unverifiable", 25, 44)}),
+    ("dcd-v1beta1", "binding-misplaced", 0, {("binding-misplaced", 40, 43)}),
+    ("dcd-v1beta1", "checkpoint-unverifiable", 0, {("checkpoint-pending", 25, 44)}),
     ("pcs", "clean", 0, set()),
     ("pcs", "binding-absent", 1, {("binding-absent", 29, 9)}),
     ("pcs", "binding-disagree", 1, {("binding-disagree", 30, 49), ("binding-provenance", 30, 49)}),
@@ -86,12 +86,12 @@ CASES = [
         ("pcs", rule, 1, {(rule, 11, 44), (rule, 30, 49), (rule, 47, 49)})
         for rule in ("binding-replaced", "binding-stale", "binding-provenance", "binding-malformed")
     ],
-    ("pcs", "binding-misplaced", 1, {("binding-misplaced", 59, 49)}),
+    ("pcs", "binding-misplaced", 0, {("binding-misplaced", 59, 49)}),
     (
         "pcs",
         "checkpoint-unverifiable",
         0,
-        {("checkpoint-unverifiable", 31, 46), ("checkpoint-unverifiable", 48, 46)},
+        {("checkpoint-pending", 31, 46), ("checkpoint-pending", 48, 46)},
     ),
 ]
 
@@ -132,10 +132,17 @@ def test_unverifiable_is_an_error_with_strict(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])
-def test_no_snapshot_means_unverifiable_not_clean(kind: str) -> None:
+def test_no_snapshot_means_pending_not_clean(kind: str) -> None:
+    """Without the snapshot the checkpoint is pending (admission §3): a warning naming the
+    command that saves it, never a pass."""
     code, found = findings(str(FIXTURES / kind / "clean.yaml"))
     assert code == 0
-    assert found and {f["rule"] for f in found} == {"checkpoint-unverifiable"}
+    assert found and {f["rule"] for f in found} == {"checkpoint-pending"}
+    assert all(
+        "kubectl get dynamocheckpoint checkpoint-9f1e2d3c4b5a6978 -n dynamo-prod -o yaml"
+        in str(f["hint"])
+        for f in found
+    )
 
 
 @pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])
@@ -144,22 +151,29 @@ def test_checkpoint_invalid(kind: str) -> None:
     code, found = findings(str(FIXTURES / kind / "clean.yaml"), "--checkpoint", snapshot)
     assert code == 1
     invalid = [f for f in found if f["rule"] == "checkpoint-invalid"]
-    assert [f["file"] for f in invalid] == [snapshot]
+    invalid = [f for f in invalid if f["file"] == snapshot] + [
+        f for f in invalid if f["file"] != snapshot
+    ]
+    assert [f["file"] for f in invalid if f["file"] == snapshot] == [snapshot]
     assert "automatic checkpoint UID is missing" in str(invalid[0]["message"])
-    # the workloads that name it cannot be verified, and say why
-    assert any(f["rule"] == "checkpoint-unverifiable" for f in found)
+    # the workloads bound to it are denied (the webhook cannot verify their binding)
+    bound = [f for f in found if f["rule"] == "checkpoint-invalid" and f["file"] != snapshot]
+    assert bound and all(f["severity"] == "error" for f in bound)
+    assert all("admission: denied" in str(f["message"]) for f in bound)
 
 
 @pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])
 def test_manual_snapshot_is_not_invalid(kind: str) -> None:
-    """A manual checkpoint (auto marker not "true") is never bound and is no error; the
-    bindings these workloads carry anyway cannot be checked against it (a warning)."""
+    """A manual checkpoint (auto marker not "true") is never bound and is no error itself;
+    the bindings these workloads carry anyway are denied at admission (a binding on a
+    checkpoint that is not automatic), and --fix removes them."""
     snapshot = str(FIXTURES / "snapshots" / "not-automatic.yaml")
     code, found = findings(str(FIXTURES / kind / "clean.yaml"), "--checkpoint", snapshot)
-    assert code == 0
-    assert {f["rule"] for f in found} == {"checkpoint-unverifiable"}
-    assert all(f["severity"] == "warning" for f in found)
+    assert code == 1
+    assert {f["rule"] for f in found} == {"binding-misplaced"}
+    assert all(f["severity"] == "error" for f in found)
     assert all("is a manual checkpoint" in str(f["message"]) for f in found)
+    assert all(f["fix"] for f in found)
 
 
 @pytest.mark.parametrize("kind", ["dcd-v1alpha1", "dcd-v1beta1", "pcs"])

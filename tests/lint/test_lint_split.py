@@ -138,7 +138,7 @@ def test_split_reports_the_same_bytes_as_one_pass(corpus: Path, strict: bool) ->
         "binding-replaced",
         "binding-malformed",
         "binding-misplaced",
-        "checkpoint-unverifiable",
+        "checkpoint-pending",
         "checkpoint-invalid",
         "schema",
     } <= rules

@@ -193,7 +193,8 @@ SPLIT_GO_FILES = [
 
 
 def test_no_module_imports_one_that_imports_it_back() -> None:
-    assert _cycles(_module_graph()) == SPLIT_GO_FILES
+    # in any order: the walk's order follows the package layout, not the cycles' meaning
+    assert sorted(_cycles(_module_graph())) == sorted(SPLIT_GO_FILES)
 
 
 def test_no_package_imports_one_that_imports_it_back() -> None:

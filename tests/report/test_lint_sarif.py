@@ -109,7 +109,7 @@ def test_sarif_output_validates_with_regions_and_rules(schema: dict[str, Any]) -
         "binding-disagree",
         "binding-provenance",
         "binding-misplaced",
-        "checkpoint-unverifiable",
+        "checkpoint-pending",
         "checkpoint-invalid",
         "schema",
     } <= rules_seen

@@ -27,6 +27,8 @@ RULE_MODULES: dict[str, str] = {
     "binding-provenance": "binding_provenance",
     "binding-malformed": "binding_malformed",
     "binding-misplaced": "binding_misplaced",
+    "checkpoint-unnamed": "checkpoint_unnamed",
+    "checkpoint-pending": "checkpoint_pending",
     "checkpoint-unverifiable": "checkpoint_unverifiable",
     "checkpoint-invalid": "checkpoint_invalid",
     "checkpoint-untrusted": "checkpoint_untrusted",

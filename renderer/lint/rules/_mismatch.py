@@ -20,6 +20,6 @@ def check_mismatches(ctx: LintContext, rule: str, severity: Severity) -> Iterato
             rule=rule,
             severity=severity,
             message=found.message,
-            hint=hint_for(fixes),
+            hint=hint_for(fixes, found.workload),
             fixes=fixes,
         )

@@ -63,6 +63,6 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             rule=ID,
             severity=SEVERITY,
             message=message,
-            hint=hint_for(fixes),
+            hint=hint_for(fixes, workload),
             fixes=fixes,
         )

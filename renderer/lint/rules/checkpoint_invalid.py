@@ -8,8 +8,10 @@ checkpoint UID is missing`, `automatic checkpoint generation is missing`, `... I
 missing` (label `nvidia.com/snapshot-checkpoint-id`); a value the encoder cannot
 reproduce exactly as Go would; a field the pinned operator's types do not have in what is
 hashed (its schema never stores one); or two captures of the same checkpoint with different
-bindings. Warnings: what the binding engine warns about, such as `status.phase` not
-`Ready` (the operator restores only from Ready checkpoints).
+bindings. A workload carrying a binding to such a checkpoint is an error at its binding
+too: the webhook cannot verify the binding against it and denies the pod. Warnings: what
+the binding engine warns about, such as `status.phase` not `Ready` (the operator restores
+only from Ready checkpoints).
 
 Bad:
 
@@ -29,6 +31,7 @@ from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
+from renderer.model.checkpoint import UNREADABLE
 from renderer.record import replace
 
 ID = "checkpoint-invalid"
@@ -38,6 +41,7 @@ _HINT = "capture the snapshot again with `kubectl get dynamocheckpoint NAME -o y
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
+    yield from _bound_to_unreadable(ctx)
     order = {id(snap.obj): index for index, snap in enumerate(ctx.snapshots)}
     for snap in ctx.snapshots:
         obj = snap.obj
@@ -88,3 +92,26 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if located is not None and text is not warning:
                 finding = replace(finding, line=int(located.group(1)), column=int(located.group(2)))
             yield finding
+
+
+def _bound_to_unreadable(ctx: LintContext) -> Iterator[Finding]:
+    """A binding on a checkpoint no binding can be computed from: the webhook cannot verify
+    it, and denies the pod."""
+    for workload in ctx.workloads():
+        if workload.misplaced is not None:
+            continue
+        restore = ctx.resolve(workload)
+        if restore.state != UNREADABLE:
+            continue
+        for copy in workload.copies:
+            if not copy.value:
+                continue
+            yield finding_at(
+                copy.obj,
+                copy.path,
+                rule=ID,
+                severity=SEVERITY,
+                message=f"{workload.label}: its {copy.label} binds it to a checkpoint the"
+                f" webhook cannot verify it against: {restore.reason} (admission: denied)",
+                hint=_HINT,
+            )

@@ -1,29 +1,40 @@
 """A workload restores from a snapshot the operator would not resolve for it.
 
-The pinned operator never finds a checkpoint by its labels. For a checkpoint-enabled
-component it reads `checkpointRef` when the DGD sets one, and otherwise exactly one
-DynamoCheckpoint: `checkpoint-<DGDCheckpointID>`, the first 32 hex characters of SHA-256
-over the namespace, DGD name, DGD uid, component name and worker hash; it refuses a found
-object whose checkpoint ID (`status.checkpointID`) is not that ID. A committed DCD or
-PodCliqueSet clique whose restore annotations (`nvidia.com/dynamo-checkpoint-name`, or a
-binding naming the snapshot's uid) point at another snapshot restores from one the operator
-never reads: above all after the DGD's worker spec changed since the capture (a new worker
-hash, so a new name). Reported at the workload's binding and at the snapshot, naming the
-checkpoint the operator looks for and why the given one is not it.
+Two cases (admission §3).
+
+Superseded (state 4, an error): the workload is still bound to a checkpoint although a
+later capture for the same DGD component, for another worker hash, is among the snapshots
+(both carry `nvidia.com/dynamo-graph-deployment-name` and `nvidia.com/dynamo-component`
+labels, and the later `metadata.creationTimestamp` wins; without both times nothing is
+claimed). The re-capture happened and the manifests were not rendered again: the message
+names both snapshots and the `render` command that brings the manifests up to date.
+
+Not the automatic lookup's: the pinned operator never finds a checkpoint by its labels.
+For a checkpoint-enabled component it reads `checkpointRef` when the DGD sets one, and
+otherwise exactly one DynamoCheckpoint: `checkpoint-<DGDCheckpointID>`, the first 32 hex
+characters of SHA-256 over the namespace, DGD name, DGD uid, component name and worker
+hash; it refuses a found object whose checkpoint ID (`status.checkpointID`) is not that ID.
+A committed workload whose checkpoint (found as the model finds it: the DCD's
+`checkpointRef`, the `nvidia.com/dynamo-checkpoint-name` annotation, the checkpoint-ID
+label) is another snapshot restores from one that lookup never reads: above all after the
+worker spec changed since the capture (a new worker hash, so a new name). Reported at the
+workload's binding and at the snapshot, naming the checkpoint the operator looks for and
+why the given one is not it. A committed workload does not show whether its DGD names the
+snapshot with `checkpointRef` (a DCD's own `checkpointRef` is written by the operator in
+both cases), so without `--dgd` this is a warning saying what `--dgd` would decide; with
+`--dgd`, a workload of that DGD is an error unless the DGD names the component's snapshot by
+`checkpointRef` (then it is not checked: the operator reads that name, whatever it is).
 
 Where the inputs come from: the DGD uid from the snapshot's controller ownerReference (kind
 DynamoGraphDeployment, the workload's DGD name; else another snapshot's in the namespace),
 the DGD and component names from the workload's `nvidia.com/dynamo-graph-deployment-name`
-and `nvidia.com/dynamo-component` labels (a PodCliqueSet: its name), the worker hash from
-its `nvidia.com/dynamo-worker-hash` label. With `--dgd`, a workload of that DGD takes the
-worker hash of a fresh render instead, and a component the DGD names by `checkpointRef` is
-not checked (the operator reads that name, whatever it is). Without `--dgd` the automatic
-lookup is assumed for an automatic checkpoint: a committed workload does not show whether
-its DGD names the checkpoint by `checkpointRef`, so lint such a DGD with `--dgd`. When the
-uid (or another input) is missing, the check cannot run: a warning says so (an error with
-`--strict`), never a silent pass.
-Manual checkpoints are never bound and are not checked. Not fixed by `--fix`: capture the
-component again, or render again with the snapshot the operator reads.
+and `nvidia.com/dynamo-component` labels (a PodCliqueSet: that label, else its name), the
+worker hash from its `nvidia.com/dynamo-worker-hash` label; with `--dgd`, the worker hash
+of a fresh render. When the uid (or another input) is missing, the check cannot run: a
+warning says so (an error with `--strict`), never a silent pass. Manual checkpoints are
+never bound and are not checked. Not fixed by `--fix`: once the operator has captured the
+checkpoint it looks for, save that snapshot and render again (naming the old snapshot with
+`checkpointRef` instead pins a process captured from the old worker spec).
 
 Bad (the DCD's worker hash is `c0ffee12` now; the snapshot was captured for `b59eb498`):
 
@@ -33,8 +44,8 @@ Bad (the DCD's worker hash is `c0ffee12` now; the snapshot was captured for `b59
       nvidia.com/dynamo-checkpoint-name: checkpoint-46333b366341a5dbfd4f63b83b7b9fc1
 
 Fixed: wait until the operator has captured `checkpoint-<DGDCheckpointID>` for the new
-worker hash, commit that snapshot (`kubectl get dynamocheckpoint NAME -o yaml`) and render
-again.
+worker hash, commit that snapshot (`kubectl get dynamocheckpoint NAME -n NS -o yaml >
+NAME.yaml`) and render again.
 """
 
 from __future__ import annotations
@@ -46,15 +57,18 @@ from renderer.constants import DGD_KIND, PCS_KIND
 from renderer.keys import COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
 from renderer.lint.context import LintContext, Snapshot
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
-from renderer.lint.sites import Workload, mapping_at
+from renderer.lint.sites import Workload, dcd_checkpoint_ref_path, mapping_at
+from renderer.model.checkpoint import SUPERSEDED
 from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
 
 ID = "checkpoint-outdated"
 SEVERITY: Severity = ERROR
 HINT = (
-    "capture the component again (the operator creates the checkpoint it looks for) and"
-    " render with that snapshot, or name the snapshot with checkpointRef in the DGD"
+    "once the operator has captured the checkpoint it looks for (it creates it when the DGD"
+    " is applied), save it (`kubectl get dynamocheckpoint NAME -n NS -o yaml > NAME.yaml`)"
+    " and render again with it; naming the old snapshot with checkpointRef instead pins a"
+    " process captured from the old worker spec"
 )
 UNCHECKED_HINT = (
     "commit the snapshot as `kubectl get dynamocheckpoint NAME -o yaml` prints it (with its"
@@ -129,10 +143,35 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
         if not workload.checkpointed or workload.misplaced is not None:
             continue
-        snap = ctx.resolve(workload).snapshot
+        restore = ctx.resolve(workload)
+        snap = restore.snapshot
         if snap is None or snap.manual or snap.untrusted is not None:
-            continue  # unverifiable / untrusted are other rules' findings; manual: unbound
+            continue  # pending / untrusted are other rules' findings; manual: unbound
+        if restore.state == SUPERSEDED and restore.superseded_by is not None:
+            by_ref = plan is not None and _component(workload) in plan.by_ref
+            if not by_ref:
+                yield _superseded(ctx, workload, snap, restore.superseded_by)
+                continue
         yield from _check_workload(ctx, workload, snap, plan)
+
+
+def _superseded(ctx: LintContext, workload: Workload, snap: Snapshot, later: Snapshot) -> Finding:
+    """State 4 (admission §3): a capture for the same component replaced the checkpoint the
+    committed workload is still bound to; its pods come from the new one."""
+    obj, path = _binding_site(workload)
+    dgd = ctx.dgd.file if ctx.dgd is not None else "DGD_FILE"
+    return finding_at(
+        obj,
+        path,
+        rule=ID,
+        severity=SEVERITY,
+        message=f"{workload.label} restores from checkpoint {snap.obj.name}"
+        f" ({snap.obj.where(('metadata', 'name'))}), which is no longer the one captured for"
+        f" its component: {later.obj.name} ({later.obj.where(('metadata', 'name'))}) was"
+        " captured since, for another worker hash; the manifests are what is out of date",
+        hint=f"render again with the new snapshot (`dynamo-render render {dgd} --checkpoint"
+        f" {later.obj.file} ...`) and commit the result",
+    )
 
 
 def _check_workload(
@@ -198,24 +237,33 @@ def _check_workload(
         also = ""
         snap_path = _id_path(snap.obj)
     where = f"{namespace}/{given}" if namespace else given
+    # Without the DGD, a checkpointRef naming this very snapshot cannot be ruled out (a
+    # committed workload does not show it): say what --dgd would decide, claim no more.
+    severity: Severity = SEVERITY if ours else WARNING
+    unless = (
+        ""
+        if ours
+        else " (unless its DGD names this snapshot with checkpointRef, which the committed"
+        " objects do not show: lint with --dgd to decide)"
+    )
     yield finding_at(
         obj,
         path,
         rule=ID,
-        severity=SEVERITY,
-        message=f"{workload.label} restores from checkpoint {where}, which the operator never"
-        f" resolves for it: it looks for checkpoint {wanted} ({inputs.describe()}); {why}"
-        f"{also}",
+        severity=severity,
+        message=f"{workload.label} restores from checkpoint {where}, which the operator's"
+        f" automatic lookup never resolves for it: it looks for checkpoint {wanted}"
+        f" ({inputs.describe()}); {why}{also}{unless}",
         hint=HINT,
     )
     yield finding_at(
         snap.obj,
         snap_path,
         rule=ID,
-        severity=SEVERITY,
-        message=f"the operator never restores component {component!r} of DGD"
-        f" {namespace}/{dgd_name} from checkpoint {given}: it looks for checkpoint {wanted}"
-        f" ({inputs.describe()}); {why}{also}",
+        severity=severity,
+        message=f"the operator's automatic lookup never restores component {component!r} of"
+        f" DGD {namespace}/{dgd_name} from checkpoint {given}: it looks for checkpoint"
+        f" {wanted} ({inputs.describe()}); {why}{also}{unless}",
         hint=HINT,
     )
 
@@ -227,7 +275,7 @@ def _binding_site(workload: Workload) -> tuple[SourceObject, Path]:
             return copy.obj, copy.path
     if workload.checkpoint_name is not None or workload.checkpoint_ref is None:
         return workload.obj, workload.checkpoint_name_path
-    return workload.obj, ("spec", "experimental", "checkpoint", "checkpointRef")
+    return workload.obj, dcd_checkpoint_ref_path(workload.obj)
 
 
 def _labels(workload: Workload) -> list[dict[str, Any]]:

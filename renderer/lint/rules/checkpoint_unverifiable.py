@@ -1,23 +1,22 @@
-"""No usable captured checkpoint matches the workload, so its binding cannot be checked.
+"""The checkpoint is among the snapshots, but the binding cannot be checked against it.
 
-The workload names its checkpoint with `nvidia.com/dynamo-checkpoint-name` (DCD pod
-template, or PCS clique annotations); lint looks for a DynamoCheckpoint of that name in the
-same namespace among `--checkpoint` files and the linted paths. When there is none (or it
-cannot be bound, is captured twice with different bindings, or is not trusted under
-`--trusted-key`), the binding is neither right nor wrong: it is unknown, and lint says so
-rather than passing it. A warning; an error with `--strict`. A workload that restores
-from a *manual* checkpoint and carries no binding is fine (the operator binds only
-automatic checkpoints); one that carries a binding anyway gets this warning, since no
-binding of a manual checkpoint can be checked.
+The workload's checkpoint is found as the webhook finds it (the DCD's `checkpointRef`, the
+`nvidia.com/dynamo-checkpoint-name` annotation, or, for an already-shaped pod, the snapshot
+carrying its `nvidia.com/snapshot-checkpoint-id` label). When that snapshot is captured
+twice with different bindings, is not trusted under `--trusted-key`, or several snapshots
+carry the pod's checkpoint-ID label and no name says which, the binding is neither right
+nor wrong: it is unknown, and lint says so rather than passing it. A warning; an error
+with `--strict`. A checkpoint that is not among the snapshots is `checkpoint-pending`; one
+that cannot be bound is `checkpoint-invalid`.
 
-Bad (`checkpoint-9f1e2d3c4b5a6978` is not among the snapshots):
+Bad (two captures of `checkpoint-9f1e2d3c4b5a6978` with different bindings):
 
     annotations:
       nvidia.com/dynamo-checkpoint-name: checkpoint-9f1e2d3c4b5a6978
       nvidia.com/dynamo-checkpoint-binding: v1/7c9e.../1/e48e...
 
-Fixed: capture it (`kubectl get dynamocheckpoint checkpoint-9f1e2d3c4b5a6978 -o yaml`)
-and pass the file with `--checkpoint`, or commit it next to the manifests.
+Fixed: keep one capture of each checkpoint
+(`kubectl get dynamocheckpoint checkpoint-9f1e2d3c4b5a6978 -n NS -o yaml`).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
 from renderer.lint.finding import WARNING, Finding, Severity, finding_at
+from renderer.model.checkpoint import AMBIGUOUS, CONFLICT, UNTRUSTED
 
 ID = "checkpoint-unverifiable"
 SEVERITY: Severity = WARNING
@@ -35,19 +35,24 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for workload in ctx.workloads():
         if not workload.checkpointed or workload.misplaced is not None:
             continue
-        resolution = ctx.resolve(workload)
-        if resolution.expected is not None:
+        restore = ctx.resolve(workload)
+        if restore.state not in _UNKNOWN:
             continue
-        if resolution.manual and all(copy.value is None for copy in workload.copies):
-            continue  # a manual checkpoint, and no binding to verify: nothing unknown
         yield finding_at(
             workload.obj,
             workload.checkpoint_name_path,
             rule=ID,
             severity=SEVERITY,
-            message=f"cannot verify the binding: {resolution.reason}",
-            hint=(
-                "pass the captured DynamoCheckpoint with --checkpoint"
-                " (kubectl get dynamocheckpoint NAME -o yaml)"
-            ),
+            message=f"cannot verify the binding of {workload.label}: {restore.reason}",
+            hint=_HINTS.get(restore.state, _HINT),
         )
+
+
+# A checkpoint given but that cannot be used to check the binding; a checkpoint not given
+# at all is pending (checkpoint-pending), one that cannot be bound checkpoint-invalid.
+_UNKNOWN = frozenset({CONFLICT, UNTRUSTED, AMBIGUOUS})
+_HINT = "name the checkpoint with nvidia.com/dynamo-checkpoint-name, as render writes it"
+_HINTS = {
+    CONFLICT: "keep one capture of each checkpoint",
+    UNTRUSTED: "sign the snapshot file (`dynamo-render snapshot sign`) with a trusted key",
+}

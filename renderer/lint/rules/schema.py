@@ -1,8 +1,10 @@
-"""A committed DCD or PodCliqueSet does not match its schema.
+"""A committed DCD, PodCliqueSet or DynamoCheckpoint snapshot does not match its schema.
 
-Checks each DynamoComponentDeployment and PodCliqueSet against the schema bundled for its
-apiVersion and kind (`schemas/` in the repository), or, with `--crd FILE`, against the
-installed operator's CustomResourceDefinition, which also reports fields that version does
+Checks each DynamoComponentDeployment and PodCliqueSet, and each DynamoCheckpoint snapshot
+(among the paths or given with `--checkpoint`, manual ones included: `labels: [a, b]` is no
+object the API server stores), against the schema bundled for its apiVersion and kind
+(`schemas/` in the repository), or, with `--crd FILE`, against the installed operator's
+CustomResourceDefinition, which also reports fields that version does
 not know (the API server would silently drop them). Reported at the offending value, with
 its JSON path. A binding value the operator cannot parse, or parses but that is not in
 canonical form (upper-case hex, a leading `+` or zero in the generation), is left to
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from renderer.constants import DCD_KIND, PCS_KIND
+from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, Finding, Severity
@@ -33,7 +35,7 @@ from renderer.source.model import Path
 
 ID = "schema"
 SEVERITY: Severity = ERROR
-CHECKED_KINDS = frozenset({DCD_KIND, PCS_KIND})
+CHECKED_KINDS = frozenset({DCD_KIND, PCS_KIND, CHECKPOINT_KIND})
 HINT = "fix the value (or re-render the manifest with `dynamo-render render`)"
 
 
@@ -66,9 +68,13 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     from renderer.schema import validate
 
     extra = ctx.schemas
-    for obj in ctx.objects:
-        if obj.kind not in CHECKED_KINDS:
+    # the snapshots too, manual ones included (`--checkpoint` files are not among `objects`)
+    seen: set[tuple[str, int, int | None]] = set()
+    for obj in [*ctx.objects, *(snap.obj for snap in ctx.snapshots)]:
+        identity = (obj.file, obj.doc_index, obj.item_index)
+        if obj.kind not in CHECKED_KINDS or identity in seen:
             continue
+        seen.add(identity)
         for violation in validate(obj, extra_schemas=extra):
             if _left_to_binding_malformed(ctx, obj.data, violation.path):
                 continue
