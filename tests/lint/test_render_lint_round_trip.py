@@ -179,6 +179,14 @@ def test_render_then_lint_is_clean(
         # the memory service's checkpoint needs a DRA device class the oracle's cluster
         # lacks: the operator refuses, as it would on such a cluster (exit 2 is right)
         pytest.skip("the operator refuses: its GPU memory service device class is absent")
+    if code == 2 and 'restore for mode "interPod" is not implemented' in err.getvalue():
+        # the operator's Grove and DCD code cannot restore an inter-pod memory service
+        # from a checkpoint under WaitForCheckpoint: it refuses, exit 2 is right
+        pytest.skip("the operator refuses an inter-pod GMS checkpoint restore")
+    if code == 2 and target == "grove" and "Grove" in err.getvalue() and "clique" in err.getvalue():
+        # a clique name Grove (or the API server, through the pods' hostnames) refuses:
+        # render stops where the cluster would, exit 2 is right (tests/operator has the rule)
+        pytest.skip("Grove refuses this clique name")
     if code == 2 and "backend framework for component" in err.getvalue():
         # the operator cannot create a checkpoint for a worker whose backend it cannot
         # tell (no backendFramework, no known command): it refuses, exit 2 is right
