@@ -215,3 +215,13 @@ def diff_paths(actual: Any, expected: Any, path: str = "") -> list[str]:
     if type(actual) is not type(expected) or actual != expected:
         return [f"{path}: {actual!r} != {expected!r}"[:300]]
     return []
+
+
+#: Corpus cases the tool refuses for --target grove on purpose, where the oracle renders:
+#: the cluster would refuse the PodCliqueSet or its pods (the message names who refuses).
+GROVE_REFUSES = {
+    # `Decode_Worker` -> clique `decode_worker`: not a DNS-1123 subdomain
+    "alpha-clique-name-underscore": "Grove's PodCliqueSet webhook refuses any other clique",
+    # `decoder.v2`: a subdomain, but the pods' hostname `<PodClique>-<index>` is no label
+    "alpha-clique-name-dot": "the API server refuses a hostname that is not a DNS-1123 label",
+}

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from oracle_corpus import OracleCase, diff_paths, load_yaml, oracle_cases
+from oracle_corpus import GROVE_REFUSES, OracleCase, diff_paths, load_yaml, oracle_cases
 
 from renderer.cli import main
 from renderer.keys import (
@@ -127,12 +127,6 @@ def _needs_snapshot(case: OracleCase) -> list[str]:
 #: Cases the operator renders but `--target grove` refuses on purpose, with the rule the
 #: message must cite: the PodCliqueSet would be refused by Grove's webhook, or its pods by
 #: the API server (see the `name` definition of schemas/podcliqueset-v1alpha1.json).
-GROVE_REFUSES = {
-    # `Decode_Worker` -> clique `decode_worker`: not a DNS-1123 subdomain
-    "alpha-clique-name-underscore": "Grove's PodCliqueSet webhook refuses any other clique",
-    # `decoder.v2`: a subdomain, but the pods' hostname `<PodClique>-<index>` is no label
-    "alpha-clique-name-dot": "the API server refuses a hostname that is not a DNS-1123 label",
-}
 
 BOUND = Path(__file__).parent / "goldens" / "bound"
 #: The corpus, plus cases restoring from an automatic checkpoint (bound; see their README).
