@@ -232,14 +232,11 @@ def _dotted(path: Path) -> str:
     return text.lstrip(".")
 
 
-def _nested_hint(
-    data: Mapping[str, Any], path: Path, version: str, tree: Mapping[str, Any] | None
-) -> str:
-    """`; did you mean ...` when the field is declared one level down, under a sibling
-    (`checkpoint` belongs under `experimental` on a v1beta1 component)."""
-    tree = tree if tree is not None else _bundled()
+def _parent_node(tree: Mapping[str, Any], version: str, path: Path) -> Node:
+    """The declared node holding `path`'s last key (references followed; `{}` when the
+    version or a step along the path is not declared)."""
     defs = tree["defs"]
-    node: Node = tree["versions"][version]
+    node: Node = tree["versions"].get(version, {})
     for part in path[:-1]:
         while "r" in node:
             node = defs[node["r"]]
@@ -249,6 +246,17 @@ def _nested_hint(
             node = node.get("p", {}).get(part) or node.get("a", {})
     while "r" in node:
         node = defs[node["r"]]
+    return node
+
+
+def _nested_hint(
+    data: Mapping[str, Any], path: Path, version: str, tree: Mapping[str, Any] | None
+) -> str:
+    """`; did you mean ...` when the field is declared one level down, under a sibling
+    (`checkpoint` belongs under `experimental` on a v1beta1 component)."""
+    tree = tree if tree is not None else _bundled()
+    defs = tree["defs"]
+    node = _parent_node(tree, version, path)
     for sibling, declared in node.get("p", {}).items():
         child = declared
         while "r" in child:
@@ -313,17 +321,7 @@ def _sibling_hint(path: Path, version: str, tree: Mapping[str, Any] | None) -> s
     import difflib
 
     tree = tree if tree is not None else _bundled()
-    defs = tree["defs"]
-    node: Node = tree["versions"].get(version, {})
-    for part in path[:-1]:
-        while "r" in node:
-            node = defs[node["r"]]
-        if isinstance(part, int):
-            node = node.get("i", {})
-        else:
-            node = node.get("p", {}).get(part) or node.get("a", {})
-    while "r" in node:
-        node = defs[node["r"]]
+    node = _parent_node(tree, version, path)
     declared = list(node.get("p", {}))
     key = str(path[-1])
     same = [name for name in declared if name.lower() == key.lower()]
