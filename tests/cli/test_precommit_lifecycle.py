@@ -16,9 +16,8 @@ commit with `dynamo-render-lint` and `dynamo-render-render-check`. The walk:
 5. the re-render: the commit passes; 6. the outdated snapshot removed: passes.
 
 Every step's hook verdicts are collected and compared at the end, so one run shows every
-step that disagrees with admission.md. The lint hook's verdicts on pre-capture manifests
-(steps 0, 1, 3: pending, a warning with the capture command, exit 0) are the lint side of
-the same issue; they hold once the checkpoint model's lint verdicts are in.
+step that disagrees with admission.md. The lint hook passes pre-capture manifests (steps
+0, 1, 3: `checkpoint-pending`, a warning with the capture command, exit 0).
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import pytest
 from paths import REPO
-from test_precommit import _env, _install_hooks, _run, _tool_env, home
+from test_precommit import CONFIG, _env, _install_hooks, _run, _tool_env, home
 
 __all__ = ["home"]  # the shared pre-commit store (a fixture)
 
@@ -45,18 +44,6 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-commit is not installed"),
     pytest.mark.skipif(not EXAMPLES.is_dir(), reason="no examples/"),
 ]
-
-CONFIG = """\
-apiVersion: dynamo-render/v1
-kind: Config
-render:
-  - dgd: deploy/dgd.yaml
-    checkpoints: [snapshots]
-    target: dcd
-    output: rendered
-lint:
-  checkpoints: [snapshots]
-"""
 
 
 class Day:
