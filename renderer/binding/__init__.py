@@ -31,10 +31,10 @@ from renderer.binding.value import (
     UID_DIFFERS,
     Binding,
     compare_bindings,
-    go_quote,
     parse_binding,
 )
 from renderer.errors import BindingError, BindingFormatError, InputError
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.source.model import SourceObject
 
 __all__ = [

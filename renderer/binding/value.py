@@ -15,6 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 from renderer.errors import BindingFormatError
+from renderer.goruntime.strconv import quote as go_quote
 
 BINDING_VERSION = "v1"
 EXPECTED_FORMAT = "v1/<uid>/<generation>/<sha256>"
@@ -99,37 +100,3 @@ def _parse_int64(text: str) -> int | None:
     if number > _INT64_MAX or number < -_INT64_MAX - 1:
         return None
     return number
-
-
-def go_quote(text: str) -> str:
-    """Go's %q for a string: double quotes, Go escapes, non-printable runes escaped."""
-    out = ['"']
-    for ch in text:
-        code = ord(ch)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch in _GO_SHORT:
-            out.append(_GO_SHORT[ch])
-        elif 0xD800 <= code <= 0xDFFF:
-            out.append("\\ufffd")  # invalid UTF-8 in Go, printed as the replacement rune
-        elif ch.isprintable() or ch == " ":
-            out.append(ch)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
-        elif code <= 0xFFFF:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
-
-
-_GO_SHORT = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-}
