@@ -20,6 +20,7 @@ from renderer.keys import (
     DGD_NAME_LABEL,
     WORKER_HASH_LABEL,
 )
+from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of
 from renderer.source.model import Path, SourceObject
 
 CHECKPOINT_GROUP = "nvidia.com"
@@ -126,6 +127,10 @@ def checkpoint_from_object(obj: SourceObject) -> Checkpoint:
             raise _type_error(obj, ("metadata", "generation"), "an int64 integer", raw_generation)
         generation = decoded
     status = _mapping(obj, data, ("status",))
+    try:
+        checkpoint_id_of(data)  # every field the operator reads the checkpoint's ID from
+    except CheckpointDecodeError as err:
+        raise _type_error(obj, err.path, err.expected, err.value) from None
     return Checkpoint(
         source=obj,
         name=_string(obj, metadata, ("metadata", "name")),

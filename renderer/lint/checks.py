@@ -108,7 +108,7 @@ def rule_of_reason(reason: str) -> str:
 
 def _noncanonical(value: str, canonical: str) -> str:
     from renderer.binding import NONCANONICAL
-    from renderer.binding.value import go_quote
+    from renderer.goruntime.strconv import quote as go_quote
 
     return f"{NONCANONICAL} {go_quote(value)}; its canonical form is {go_quote(canonical)}"
 

@@ -422,9 +422,9 @@ def _created(snap: Snapshot | None) -> str:
 def _operator_id(snap: Snapshot) -> str:
     """The checkpoint ID the operator reads from the object (status first, then the label,
     then its identity): what it writes into a shaped pod's checkpoint-ID label."""
-    from renderer.operator.checkpoint_id import checkpoint_id_of
+    from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of
 
     try:
         return checkpoint_id_of(snap.obj.data)
-    except (AttributeError, TypeError, ValueError):  # a snapshot Go cannot decode
+    except CheckpointDecodeError:  # a snapshot Go cannot decode
         return ""

@@ -90,16 +90,66 @@ def checkpoint_name(checkpoint_id: str) -> str:
     return f"checkpoint-{checkpoint_id}"
 
 
+class CheckpointDecodeError(OperatorError):
+    """A DynamoCheckpoint field of the wrong JSON type: the operator's client cannot decode
+    the object (json.Unmarshal fails), so no checkpoint ID is read from it. ``path`` names
+    the field."""
+
+    def __init__(self, path: tuple[str, ...], expected: str, value: Any) -> None:
+        from renderer.binding.scalars import describe
+
+        super().__init__(f"{'.'.join(path)} must be {expected}, not {describe(value)}")
+        self.path = path
+        self.expected = expected
+        self.value = value
+
+
+def _field(obj: JSON, path: tuple[str, ...]) -> Any:
+    """The value at ``path`` (None where a level is absent or null; Go's zero)."""
+    value: Any = obj
+    for depth, key in enumerate(path):
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise CheckpointDecodeError(path[:depth], "an object", value)
+        value = value.get(key)
+    return value
+
+
+def _go_string(obj: JSON, *path: str) -> str:
+    value = _field(obj, path)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise CheckpointDecodeError(path, "a string", value)
+    return value
+
+
+def _go_int32(obj: JSON, *path: str) -> int:
+    from renderer.binding.scalars import go_int
+
+    value = _field(obj, path)
+    if value is None:
+        return 0
+    number = go_int(value, "int32")
+    if number is None:
+        raise CheckpointDecodeError(path, "an int32 integer", value)
+    return number
+
+
 def compute_identity_hash(identity: JSON) -> str:
-    """ComputeIdentityHash: sha256 of the normalized identity, first 16 hex characters."""
+    """ComputeIdentityHash: sha256 of the normalized identity, first 16 hex characters.
+    ``identity`` is ``spec.identity`` decoded as Go decodes it (CheckpointDecodeError where a
+    field has the wrong type)."""
     from renderer.gojson import encode_string
 
-    def text(key: str) -> str:
-        value = identity.get(key) or ""
-        return str(value)
+    wrapped = {"spec": {"identity": identity}}
 
-    tp = int(identity.get("tensorParallelSize") or 0) or 1
-    pp = int(identity.get("pipelineParallelSize") or 0) or 1
+    def text(key: str) -> str:
+        return _go_string(wrapped, "spec", "identity", key)
+
+    tp = _go_int32(wrapped, "spec", "identity", "tensorParallelSize") or 1
+    pp = _go_int32(wrapped, "spec", "identity", "pipelineParallelSize") or 1
     parts = ['"model":' + encode_string(text("model"))]
     parts.append('"backendFramework":' + encode_string(text("backendFramework")))
     if text("dynamoVersion"):
@@ -108,15 +158,22 @@ def compute_identity_hash(identity: JSON) -> str:
     parts.append(f'"pipelineParallelSize":{pp}')
     if text("dtype"):
         parts.append('"dtype":' + encode_string(text("dtype")))
-    max_len = int(identity.get("maxModelLen") or 0)
+    max_len = _go_int32(wrapped, "spec", "identity", "maxModelLen")
     if max_len:
         parts.append(f'"maxModelLen":{max_len}')
-    extra = identity.get("extraParameters") or {}
+    extra = _field(wrapped, ("spec", "identity", "extraParameters")) or {}
+    if not isinstance(extra, dict):
+        raise CheckpointDecodeError(("spec", "identity", "extraParameters"), "an object", extra)
     if extra:
         keys = sorted(extra, key=lambda k: k.encode("utf-8", "surrogatepass"))
         parts.append(
             '"extraParameters":{'
-            + ",".join(encode_string(k) + ":" + encode_string(str(extra[k])) for k in keys)
+            + ",".join(
+                encode_string(k)
+                + ":"
+                + encode_string(_go_string(wrapped, "spec", "identity", "extraParameters", k))
+                for k in keys
+            )
             + "}"
         )
     data = "{" + ",".join(parts) + "}"
@@ -124,16 +181,19 @@ def compute_identity_hash(identity: JSON) -> str:
 
 
 def checkpoint_id_of(ckpt: JSON) -> str:
-    """CheckpointID: status.checkpointID, status.identityHash, the ID label, the identity hash."""
-    status = ckpt.get("status") or {}
-    if status.get("checkpointID"):
-        return str(status["checkpointID"])
-    if status.get("identityHash"):
-        return str(status["identityHash"])
-    labels = (ckpt.get("metadata") or {}).get("labels") or {}
-    if labels.get(CHECKPOINT_ID_LABEL):
-        return str(labels[CHECKPOINT_ID_LABEL])
-    return compute_identity_hash((ckpt.get("spec") or {}).get("identity") or {})
+    """CheckpointID: status.checkpointID, status.identityHash, the ID label, the identity hash
+    (CheckpointDecodeError where a field it reads has the wrong type)."""
+    found = (
+        _go_string(ckpt, "status", "checkpointID")
+        or _go_string(ckpt, "status", "identityHash")
+        or _go_string(ckpt, "metadata", "labels", CHECKPOINT_ID_LABEL)
+    )
+    if found:
+        return found
+    identity = _field(ckpt, ("spec", "identity"))
+    if identity is not None and not isinstance(identity, dict):
+        raise CheckpointDecodeError(("spec", "identity"), "an object", identity)
+    return compute_identity_hash(identity or {})
 
 
 def _meta(obj: JSON) -> JSON:

@@ -177,7 +177,11 @@ def _superseded(ctx: LintContext, workload: Workload, snap: Snapshot, later: Sna
 def _check_workload(
     ctx: LintContext, workload: Workload, snap: Snapshot, plan: _Plan | None
 ) -> Iterator[Finding]:
-    from renderer.operator.checkpoint_id import checkpoint_id_of, checkpoint_name
+    from renderer.operator.checkpoint_id import (
+        CheckpointDecodeError,
+        checkpoint_id_of,
+        checkpoint_name,
+    )
     from renderer.operator.checkpoint_id import dgd_checkpoint_id as id_of
 
     obj, path = _binding_site(workload)
@@ -220,7 +224,7 @@ def _check_workload(
     else:
         try:
             found_id = checkpoint_id_of(snap.obj.data)
-        except (AttributeError, TypeError, ValueError) as exc:  # a snapshot Go cannot decode
+        except CheckpointDecodeError as exc:  # a snapshot Go cannot decode
             yield finding_at(
                 obj,
                 path,
@@ -424,7 +428,7 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
     if ctx.dgd is None:
         return None
     from renderer.errors import InputError
-    from renderer.operator.render import OperatorRenderError
+    from renderer.operator.errors import NotReproducedError, OperatorError
 
     # render's own admission and worker hash, so both agree with what render-drift renders
     from renderer.render import admit, worker_hash
@@ -434,8 +438,13 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
     try:
         admission = admit(dgd, config=ctx.operator)
         admitted_hash = worker_hash(admission.data)
-    except (InputError, OperatorRenderError, ValueError, TypeError, KeyError, IndexError):
+    except (InputError, OperatorError, NotReproducedError):
         return None  # render-drift reports the refusal
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # Neither of the port's expected errors: a defect, reported as one (exit 70).
+        from renderer.render.locate import internal_error
+
+        raise internal_error(dgd, exc) from exc
     admitted = admission.data
     by_ref: set[str] = set()
     workers: set[str] = set()
