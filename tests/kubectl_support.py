@@ -46,8 +46,20 @@ def kubectl_objects(paths: list[Path]) -> tuple[int, list[dict[str, Any]], str]:
     proc = subprocess.run(
         [str(ORACLE), *map(str, paths)], capture_output=True, text=True, timeout=300, check=False
     )
-    objects = json.loads(proc.stdout) if proc.returncode == 0 and proc.stdout.strip() else []
+    objects = loads_sent(proc.stdout) if proc.returncode == 0 and proc.stdout.strip() else []
     return proc.returncode, objects, proc.stderr
+
+
+def _sent_int(text: str) -> int | float:
+    # kubectl holds an object's numbers as int64 or float64 and prints an integral float64
+    # without a point (9223372036854776000): a literal beyond int64 is a float64.
+    number = int(text)
+    return number if -(1 << 63) <= number < (1 << 63) else float(number)
+
+
+def loads_sent(text: str) -> Any:
+    """The objects kubectl printed, its numbers read back as the int64 or float64 it held."""
+    return json.loads(text, parse_int=_sent_int)
 
 
 def normalise(sent: dict[str, Any], read: dict[str, Any] | None) -> dict[str, Any]:

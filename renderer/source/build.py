@@ -267,6 +267,8 @@ def build(  # one loop over events keeps the per-node cost low
             if not stack:  # a scalar document
                 if value.__class__ is float and not isfinite(value):
                     raise _unsupported(value, node_mark, line_offset)
+                if value.__class__ is int and value > _INT64_MAX:
+                    value = float(value)  # a uint64: see the mapping value below
                 doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
                 continue
             top = stack[-1]
@@ -418,6 +420,8 @@ def build(  # one loop over events keeps the per-node cost low
             path = (*top.path, len(container))
             if value.__class__ is float and not isfinite(value):
                 raise _unsupported(value, node_mark, line_offset)
+            if value.__class__ is int and value > _INT64_MAX:
+                value = float(value)  # a uint64: see the mapping value below
             value_marks[path] = node_mark
             container.append(value)
             continue
@@ -463,6 +467,10 @@ def build(  # one loop over events keeps the per-node cost low
             continue
         if value.__class__ is float and not isfinite(value):
             raise _unsupported(value, node_mark, line_offset)
+        if value.__class__ is int and value > _INT64_MAX:
+            # go-yaml reads it as a uint64, and kubectl's JSON decoding of the object takes a
+            # number beyond int64 as a float64: the cluster gets the float.
+            value = float(value)
         value_marks[top.key_path] = node_mark
         top.container[key] = value
         top.key = _MISSING
