@@ -80,6 +80,12 @@ def test_a_not_ported_row_says_why() -> None:
     assert all(len(r.python) > len(operator_port.NOT_PORTED) + 10 for r in _rows())
 
 
+def test_no_row_is_left_to_review() -> None:
+    # A placeholder is not an answer: each row names its counterpart or a real reason.
+    pending = [f"{r.go_file} {r.function}" for r in _rows() if "to review" in r.python]
+    assert pending == []
+
+
 @needs_source
 def test_the_manifest_lists_every_function_of_its_go_files() -> None:
     sources = _go_sources()
