@@ -13,7 +13,11 @@ Commands:
         The manifest's functions whose Go source differs between two commits of the
         upstream history (read with ``git --git-dir=MIRROR show REV:deploy/operator/PATH``),
         and the functions of the manifest's files that one side has and the other has not.
-        Exit 0, the list on stdout (empty when nothing the port draws on changed).
+        One line a function: file, function, ``changed``/``added``/``removed`` (as seen
+        going from OLD to NEW), then its manifest entry or ``(not in the manifest)``; a
+        file one side lacks also gets a ``(file missing at REV)`` line. Exit 0, the list on
+        stdout (empty when nothing the port draws on changed); exit 2 when OLD or NEW is
+        not a commit of MIRROR.
 
     python scripts/operator_port.py functions --source DIR [GO_FILE ...]
         Every function of those Go files (default: the manifest's files) under DIR (an
@@ -103,6 +107,18 @@ def _git_show(git_dir: str, rev: str, go_file: str) -> str | None:
     return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
 
 
+def check_commit(git_dir: str, rev: str) -> None:
+    """ValueError unless `rev` names a commit of `git_dir` (else every file would read as
+    missing at it, which looks like a real answer)."""
+    done = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ValueError(f"{rev!r} is not a commit of {git_dir}")
+
+
 def changed(git_dir: str, old: str, new: str, rows: list[Row]) -> Iterator[str]:
     """What the bump from `old` to `new` must look at, one line each, manifest order."""
     by_file: dict[str, list[Row]] = {}
@@ -110,20 +126,28 @@ def changed(git_dir: str, old: str, new: str, rows: list[Row]) -> Iterator[str]:
         by_file.setdefault(row.go_file, []).append(row)
     for go_file, file_rows in by_file.items():
         before, after = _git_show(git_dir, old, go_file), _git_show(git_dir, new, go_file)
-        if before is None or after is None:
-            yield f"{go_file}\t(file missing at {old if before is None else new})"
+        if before is None and after is None:
+            yield f"{go_file}\t(file missing at {old} and {new})"
             continue
         if before == after:
             continue
-        old_funcs, new_funcs = go_functions(before), go_functions(after)
+        if before is None or after is None:
+            yield f"{go_file}\t(file missing at {old if before is None else new})"
+        old_funcs = go_functions(before) if before is not None else {}
+        new_funcs = go_functions(after) if after is not None else {}
         for row in file_rows:
-            if old_funcs.get(row.function) != new_funcs.get(row.function):
-                what = "removed" if row.function not in new_funcs else "changed"
-                yield f"{go_file}\t{row.function}\t{what}\t{row.python}"
+            was, now = old_funcs.get(row.function), new_funcs.get(row.function)
+            if was == now:
+                continue
+            what = "removed" if now is None else "added" if was is None else "changed"
+            yield f"{go_file}\t{row.function}\t{what}\t{row.python}"
         listed = {row.function for row in file_rows}
         for name in new_funcs:
             if name not in listed and name not in old_funcs:
                 yield f"{go_file}\t{name}\tadded\t(not in the manifest)"
+        for name in old_funcs:
+            if name not in listed and name not in new_funcs:
+                yield f"{go_file}\t{name}\tremoved\t(not in the manifest)"
 
 
 def main(argv: list[str]) -> int:
@@ -139,6 +163,12 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     rows = read_manifest()
     if args.command == "changed":
+        try:
+            check_commit(args.git_dir, args.old)
+            check_commit(args.git_dir, args.new)
+        except ValueError as exc:
+            print(f"operator_port.py: {exc}", file=sys.stderr)
+            return 2
         for line in changed(args.git_dir, args.old, args.new, rows):
             print(line)
         return 0
