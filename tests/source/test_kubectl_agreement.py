@@ -100,7 +100,9 @@ def _scalar(rnd: random.Random, raw: bool) -> Any:
     if pick == 1:
         # past int64 (a uint64 to go-yaml, then beyond): kubectl sends a float64
         big = [1 << 63, (1 << 64) - 1, 1 << 64, -(1 << 63) - 1]
-        return rnd.choice([0, -1, 7, 1 << 40, (1 << 63) - 1, -(1 << 63), rnd.randrange(10**6), *big])
+        return rnd.choice(
+            [0, -1, 7, 1 << 40, (1 << 63) - 1, -(1 << 63), rnd.randrange(10**6), *big]
+        )
     if pick == 2:
         return rnd.choice([0.5, -2.25, 1e21, 1.5e-7, 3.0, -0.0, rnd.random()])
     if pick == 3:
