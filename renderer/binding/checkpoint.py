@@ -20,7 +20,6 @@ from renderer.keys import (
     DGD_NAME_LABEL,
     WORKER_HASH_LABEL,
 )
-from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of
 from renderer.source.model import Path, SourceObject
 
 CHECKPOINT_GROUP = "nvidia.com"
@@ -64,7 +63,8 @@ def is_checkpoint(obj: SourceObject) -> bool:
     return obj.kind == CHECKPOINT_KIND and obj.api_version.startswith(CHECKPOINT_GROUP + "/")
 
 
-def _type_error(obj: SourceObject, path: Path, expected: str, value: Any) -> InputError:
+def type_error(obj: SourceObject, path: Path, expected: str, value: Any) -> InputError:
+    """The field at `path` has a JSON type the operator cannot decode, at its position."""
     mark = obj.mark(path, key=False)
     return InputError(
         f"{format_path(path)} must be {expected}, not {describe(value)}"
@@ -80,9 +80,9 @@ def _string(obj: SourceObject, parent: dict[str, Any], path: Path) -> str:
     if value is None:  # absent and null both leave Go's string at ""
         return ""
     if not isinstance(value, str):
-        raise _type_error(obj, path, "a string", value)
+        raise type_error(obj, path, "a string", value)
     if has_surrogate(value):
-        raise _type_error(obj, path, "valid UTF-8 text", value)
+        raise type_error(obj, path, "valid UTF-8 text", value)
     return value
 
 
@@ -91,7 +91,7 @@ def _mapping(obj: SourceObject, parent: dict[str, Any], path: Path) -> dict[str,
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _type_error(obj, path, "an object", value)
+        raise type_error(obj, path, "an object", value)
     return value
 
 
@@ -124,13 +124,9 @@ def checkpoint_from_object(obj: SourceObject) -> Checkpoint:
     if raw_generation is not None:
         decoded = go_int(raw_generation, "int64")
         if decoded is None:
-            raise _type_error(obj, ("metadata", "generation"), "an int64 integer", raw_generation)
+            raise type_error(obj, ("metadata", "generation"), "an int64 integer", raw_generation)
         generation = decoded
     status = _mapping(obj, data, ("status",))
-    try:
-        checkpoint_id_of(data)  # every field the operator reads the checkpoint's ID from
-    except CheckpointDecodeError as err:
-        raise _type_error(obj, err.path, err.expected, err.value) from None
     return Checkpoint(
         source=obj,
         name=_string(obj, metadata, ("metadata", "name")),

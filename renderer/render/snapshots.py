@@ -219,13 +219,18 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
     the advice saves a snapshot to capture (None: the working directory)."""
     # The binding package first: its checkpoint model imports its helpers.
     import renderer.binding  # noqa: F401
-    from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint
+    from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint, type_error
+    from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of
 
     warnings: list[str] = []
     checkpoints: list[Checkpoint] = []
     for obj in objects:
         if is_checkpoint(obj):
             checkpoints.append(checkpoint_from_object(obj))
+            try:
+                checkpoint_id_of(obj.data)  # the fields the operator reads its ID from
+            except CheckpointDecodeError as err:
+                raise type_error(obj, err.path, err.expected, err.value) from None
         else:
             warnings.append(
                 f"{obj.where()}: ignoring {obj.kind or 'object'} {obj.name!r}: "
