@@ -18,11 +18,12 @@ from renderer.keys import (
     COMPONENT_LABEL,
     WORKER_HASH_LABEL,
 )
+from renderer.operator.consts import API_VERSION_V1ALPHA1
 from renderer.source.model import SourceObject
 
 # The Go types the engine knows are those of nvidia.com/v1alpha1; another version may
 # have other fields, so it is refused rather than hashed with the wrong table.
-SUPPORTED_API_VERSION = "nvidia.com/v1alpha1"
+SUPPORTED_API_VERSION = API_VERSION_V1ALPHA1
 
 
 class Projection(NamedTuple):

@@ -288,8 +288,6 @@ _KUBE_KEY = re.compile(r"(?:[a-z0-9-]+\.)*(?:nvidia\.com|grove\.io)/[A-Za-z0-9_.
 TOOL_KEYS = frozenset(
     {"nvidia.com/dynamo-checkpoint-binding", "nvidia.com/dynamo-checkpoint-bindings"}
 )
-# Another engineer's package, to be brought under the same rule by its owner.
-OTHER_OWNER = "renderer/binding/"
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -362,8 +360,6 @@ def _definitions() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         where = path.relative_to(REPO).as_posix()
-        if where.startswith(OTHER_OWNER):
-            continue
         for fact in _facts(path):
             if where not in found.setdefault(fact, []):
                 found[fact].append(where)
