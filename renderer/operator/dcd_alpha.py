@@ -18,11 +18,17 @@ and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reprodu
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from renderer.goruntime.encoding_json import marshal, quantity_is_zero, quantity_text, unmarshal
+from renderer.goruntime.typetable import struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.admission.conversion_restore import container_is_empty
+from renderer.operator.admission.conversion_spec import (
+    resources_from_native,
+    resources_need_preservation,
+)
 from renderer.operator.errors import NotReproducedError
 
 ANN_DGD_SPEC = consts.DGD_SPEC_ANNOTATION
@@ -61,7 +67,6 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
     The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
     parameter records are refused.
     """
-    from renderer.operator.typed_json import unmarshal
 
     try:
         obj = unmarshal(raw, annotation)
@@ -100,75 +105,6 @@ def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
 # --- hub -> alpha (ConvertToDynamoComponentDeploymentSharedSpec) ------------------------
 
 
-def _resource_item_from_list(rl: Obj | None) -> Obj | None:
-    if not rl:
-        return None
-    from renderer.operator.typed_json import QUANTITY, encode
-
-    out: Obj = {}
-    for name, q in rl.items():
-        value = json.loads(encode(q, {"kind": "struct", "name": QUANTITY}, f"resources.{name}"))
-        if name == "cpu":
-            out["cpu"] = value
-        elif name == "memory":
-            out["memory"] = value
-        elif name == DEFAULT_GPU:
-            out["gpu"] = value
-        else:
-            out.setdefault("custom", {})[name] = value
-    return out
-
-
-def resources_from_native(r: Obj | None) -> Obj | None:
-    """resourcesFromNative: corev1 requirements -> alpha Resources (canonical quantity text)."""
-    r = r or {}
-    out: Obj = {}
-    requests = _resource_item_from_list(r.get("requests"))
-    limits = _resource_item_from_list(r.get("limits"))
-    if requests is not None:
-        out["requests"] = requests
-    if limits is not None:
-        out["limits"] = limits
-    if r.get("claims"):
-        out["claims"] = deep_copy(r["claims"])
-    return out or None
-
-
-def _parses(value: Any) -> bool:
-    """resource.ParseQuantity succeeds (itemToResourceList skips values that do not)."""
-    from renderer.binding.quantity import QuantityError, marshal_quantity
-
-    try:
-        marshal_quantity(value)
-    except QuantityError:
-        return False
-    return True
-
-
-def resources_to_native(r: Obj) -> Obj:
-    """resourcesToNative: alpha Resources -> corev1 requirements (bad quantities dropped)."""
-    out: Obj = {}
-    if r.get("claims"):
-        out["claims"] = deep_copy(r["claims"])
-    for key in ("requests", "limits"):
-        item = r.get(key)
-        if item is None:
-            continue
-        rl: Obj = {}
-        if item.get("cpu") and _parses(item["cpu"]):
-            rl["cpu"] = item["cpu"]
-        if item.get("memory") and _parses(item["memory"]):
-            rl["memory"] = item["memory"]
-        if item.get("gpu") and _parses(item["gpu"]):
-            rl[item.get("gpuType") or DEFAULT_GPU] = item["gpu"]
-        for k, v in (item.get("custom") or {}).items():
-            if _parses(v):
-                rl[k] = v
-        if rl:
-            out[key] = rl
-    return out
-
-
 def _append_missing_mounts(dst: list[Obj], mounts: list[Obj]) -> list[Obj]:
     for mount in mounts:
         if not any(
@@ -190,13 +126,6 @@ def _flat_mounts(native: list[Obj]) -> list[Obj]:
             flat["mountPoint"] = m["mountPath"]
         out.append(flat)
     return out
-
-
-def _container_is_empty(c: Obj | None) -> bool:
-    if c is None:
-        return True
-    rest = {k: v for k, v in c.items() if k != "name"}
-    return not semantic_form(rest)
 
 
 def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
@@ -246,10 +175,8 @@ def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
 
 
 def _shared_memory_from_hub(size: Any) -> Obj:
-    from renderer.operator.typed_json import QUANTITY, encode
-
-    text = json.loads(encode(size, {"kind": "struct", "name": QUANTITY}, "sharedMemorySize"))
-    if text in ("0", "-0"):
+    text = quantity_text(size, "sharedMemorySize")
+    if quantity_is_zero(text):
         return {"disabled": True, "size": text}
     return {"size": text}
 
@@ -345,7 +272,7 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
     main_copy = None
     if main is not None:
         main_copy = {k: v for k, v in main.items() if k != "name"}
-        if _container_is_empty(main_copy):
+        if container_is_empty(main_copy):
             main_copy = None
     pod_nonzero = bool(semantic_form(pod_copy))
     if pod_nonzero or main_copy is not None:
@@ -364,7 +291,7 @@ def _eps_is_zero(eps: Obj | None) -> bool:
     if eps is None:
         return True
     pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not semantic_form(pod) and _container_is_empty(eps.get("mainContainer"))
+    return not semantic_form(pod) and container_is_empty(eps.get("mainContainer"))
 
 
 def _eps_only_main_name(eps: Obj | None) -> bool:
@@ -372,7 +299,7 @@ def _eps_only_main_name(eps: Obj | None) -> bool:
     if eps is None or not (eps.get("mainContainer") or {}).get("name"):
         return False
     pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not semantic_form(pod) and _container_is_empty(eps["mainContainer"])
+    return not semantic_form(pod) and container_is_empty(eps["mainContainer"])
 
 
 def needs_eps_preservation(eps: Obj | None) -> bool:
@@ -387,18 +314,6 @@ def shm_needs_preservation(shm: Obj | None) -> bool:
     return not zero if shm.get("disabled") else zero
 
 
-def quantity_is_zero(value: Any) -> bool:
-    if value is None or value == "":
-        return True
-    from renderer.operator.typed_json import QUANTITY, encode
-
-    return json.loads(encode(value, {"kind": "struct", "name": QUANTITY}, "size")) in ("0",)
-
-
-def resources_need_preservation(r: Obj) -> bool:
-    return bool(resources_from_native(resources_to_native(r)) != semantic_form(r))
-
-
 def set_or_drop(obj: Obj, key: str, value: Any) -> None:
     if value is None:
         obj.pop(key, None)
@@ -411,7 +326,7 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
     if eps is None:
         return
     restored_eps = (restored or {}).get("extraPodSpec")
-    if _container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
+    if container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
         eps.pop("mainContainer", None)
     if _eps_is_zero(eps):
         if restored is not None and needs_eps_preservation(restored_eps):
@@ -493,9 +408,7 @@ def _save_main_container_origins(src: Obj, save: Obj) -> None:
 
 def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:
     """marshalDCDSpokeSpec: the ``{"version":1,"spec":...,"rawJSON":[...]}`` envelope."""
-    from renderer.operator.typed_json import marshal
-
-    spec_text = marshal(save, SPOKE_DCD_SPEC)
+    spec_text = marshal(save, struct_type(SPOKE_DCD_SPEC))
     text = '{"version":1,"spec":' + spec_text
     if empty_service_name:
         text += ',"rawJSON":[{"path":"serviceName","nil":true}]'

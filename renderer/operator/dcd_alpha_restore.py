@@ -9,16 +9,18 @@ module does not reproduce are refused by ``check_restorable`` with the annotatio
 
 from __future__ import annotations
 
+from renderer.goruntime.encoding_json import quantity_is_zero
 from renderer.jsoncopy import deep_copy
+from renderer.operator.admission.conversion_spec import (
+    resources_need_preservation,
+    resources_to_native,
+)
 from renderer.operator.dcd_alpha import (
     ANN_DGD_SPEC,
     FRONTEND_SIDECAR,
     MAIN,
     Obj,
     needs_eps_preservation,
-    quantity_is_zero,
-    resources_need_preservation,
-    resources_to_native,
     semantic_form,
     set_or_drop,
     shm_needs_preservation,
@@ -156,7 +158,8 @@ def _hidden_int_or_string(base: Obj | None, src: Obj | None) -> bool:
 
 def _semantic_main(spec: Obj) -> Obj:
     """semanticMainContainer: dedicated fields merged under extraPodSpec.mainContainer."""
-    from renderer.operator.gomerge import merge_override
+    from renderer.goruntime.mergo import merge
+    from renderer.goruntime.typetable import core_type
 
     main: Obj = {"name": MAIN}
     if spec.get("resources") is not None:
@@ -184,7 +187,7 @@ def _semantic_main(spec: Obj) -> Obj:
         for probe in ("livenessProbe", "readinessProbe")
         if _hidden_int_or_string(main.get(probe), extra.get(probe))
     )
-    merged: Obj = merge_override(main, {**extra, "name": MAIN}, "Container")
+    merged: Obj = merge(main, {**extra, "name": MAIN}, core_type("Container"))
     if hidden:
         merged[_HIDDEN] = hidden
     envs: list[Obj] = []
@@ -210,7 +213,7 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
     wanted = _semantic_main(preserved)
 
     def same(key: str) -> bool:
-        from renderer.operator.typed_json import semantic_equal
+        from renderer.goruntime.equality import semantic_equal
 
         hidden_current = key in current.get(_HIDDEN, ())
         hidden_wanted = key in wanted.get(_HIDDEN, ())
@@ -396,13 +399,14 @@ def _restore_mount_origins(
 
 
 def _container_fields() -> list[Obj]:
-    from renderer.operator.typed_json import CORE_V1, struct_fields
+    from renderer.goruntime.typetable import CORE, struct_fields
 
-    return struct_fields(CORE_V1 + "Container")
+    return struct_fields(CORE + "Container")
 
 
 def _requirements_equal(a: Obj, b: Obj) -> bool:
     """resourceRequirementsEqual (Semantic.DeepEqual: quantities by value)."""
-    from renderer.operator.typed_json import CORE_V1, semantic_equal
+    from renderer.goruntime.equality import semantic_equal
+    from renderer.goruntime.typetable import core_type
 
-    return semantic_equal(a, b, {"kind": "struct", "name": CORE_V1 + "ResourceRequirements"})
+    return semantic_equal(a, b, core_type("ResourceRequirements"))
