@@ -98,7 +98,8 @@ class _Ctx:
         self.root = root
 
 
-def _json_kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """The JSON kind Go's decode errors name for a value (``number``, ``array``, ...)."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int | float):
@@ -114,7 +115,7 @@ def _mismatch(ctx: _Ctx, path: PathTuple, value: Any, t: dict[str, Any], what: s
     The field path names list indexes too; "Go struct field" is left out when the value is
     a list element.
     """
-    got = what or _json_kind(value)
+    got = what or json_kind(value)
     # Map keys are escaped as JSON Pointer tokens ("/" -> "~1", "~" -> "~0").
     fields = ".".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
     target = go_type_name(t)

@@ -34,7 +34,6 @@ from renderer.operator.errors import NotReproducedError
 ANN_DGD_SPEC = consts.DGD_SPEC_ANNOTATION
 ANN_DCD_SPEC = consts.DCD_SPEC_ANNOTATION
 MAIN = consts.MAIN_CONTAINER_NAME
-DEFAULT_GPU = consts.KUBE_RESOURCE_GPU_NVIDIA
 SPOKE_DCD_SPEC = (
     "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoComponentDeploymentSpec"
 )
