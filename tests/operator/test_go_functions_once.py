@@ -59,6 +59,16 @@ def test_the_non_ascii_case_is_the_one_that_truncates_by_bytes() -> None:
     assert "décodeiworker-ldr" in cliques
 
 
+def test_a_padded_preserved_quantity_does_not_parse() -> None:
+    # ParseQuantity(" 1") fails: the preserved resources convert to no cpu, differ from the
+    # hub's, and are not restored into the DCD's v1alpha1 record.
+    (case,) = (c for c in CASES if c.name == "preserved-resources-padded-quantity")
+    (dcd,) = case.expected_dcds()
+    record = dcd["metadata"]["annotations"]["nvidia.com/dcd-spec"]
+    assert '"requests":{"cpu":"1"}' in record
+    assert '" 1"' not in record
+
+
 @pytest.mark.parametrize(
     ("multinode", "nodes"),
     [
