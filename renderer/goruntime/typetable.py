@@ -61,6 +61,7 @@ _TYPE_META = [
 ]
 
 _LOADED: list[dict[str, Any]] = []
+_DOCUMENTS: dict[str, dict[str, Any]] = {}
 _FIELDS: dict[str, list[dict[str, Any]]] = {}
 _INDEX: dict[str, dict[str, dict[str, Any]]] = {}
 _FOLDED: dict[str, dict[str, str]] = {}
@@ -70,11 +71,19 @@ class UnknownTypeError(KeyError):
     """The table has no struct of this name."""
 
 
-def _file(index: int) -> dict[str, Any]:
-    from renderer.packagedata import data_json
+def document(file_name: str) -> dict[str, Any]:
+    """One packaged type-table file, parsed once per process (shared: never mutated)."""
+    doc = _DOCUMENTS.get(file_name)
+    if doc is None:
+        from renderer.packagedata import data_json
 
+        doc = _DOCUMENTS[file_name] = data_json(file_name)
+    return doc
+
+
+def _file(index: int) -> dict[str, Any]:
     while len(_LOADED) <= index:
-        _LOADED.append(data_json(_FILES[len(_LOADED)])["types"])
+        _LOADED.append(document(_FILES[len(_LOADED)])["types"])
     return _LOADED[index]
 
 
