@@ -21,13 +21,19 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.goruntime.encoding_json import marshal, quantity_is_zero, quantity_text, unmarshal
-from renderer.goruntime.typetable import struct_type
+from renderer.goruntime.equality import is_semantic_zero
+from renderer.goruntime.typetable import core_type, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission.conversion_restore import container_is_empty
 from renderer.operator.admission.conversion_spec import (
+    extra_pod_spec_is_zero,
+    extra_pod_spec_needs_preservation,
+    extra_pod_spec_only_preserves_main_container_name,
+    pod_spec_is_zero,
     resources_from_native,
     resources_need_preservation,
+    shared_memory_needs_preservation,
 )
 from renderer.operator.errors import NotReproducedError
 
@@ -40,21 +46,7 @@ SPOKE_DCD_SPEC = (
 RAW_JSON = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.preservedRawJSON"
 
 Obj = dict[str, Any]
-
-
-def go_empty(value: Any) -> bool:
-    """apiequality.Semantic treats nil and empty slices/maps alike; so do the checks here."""
-    return value is None or value is False or (isinstance(value, str | list | dict) and not value)
-
-
-def semantic_form(value: Any) -> Any:
-    """A value with Go-empty members removed, for Semantic.DeepEqual-style comparison."""
-    if isinstance(value, dict):
-        out = {k: semantic_form(v) for k, v in value.items()}
-        return {k: v for k, v in out.items() if not go_empty(v)}
-    if isinstance(value, list):
-        return [semantic_form(v) for v in value]
-    return value
+REQUIREMENTS = core_type("ResourceRequirements")
 
 
 # --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
@@ -273,7 +265,7 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
         main_copy = {k: v for k, v in main.items() if k != "name"}
         if container_is_empty(main_copy):
             main_copy = None
-    pod_nonzero = bool(semantic_form(pod_copy))
+    pod_nonzero = not pod_spec_is_zero(pod_copy)
     if pod_nonzero or main_copy is not None:
         eps: Obj = {}
         if pod_nonzero:
@@ -284,33 +276,6 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
 
 
 # --- predicates shared with the restore (dcd_alpha_restore.py) --------------------------
-
-
-def _eps_is_zero(eps: Obj | None) -> bool:
-    if eps is None:
-        return True
-    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not semantic_form(pod) and container_is_empty(eps.get("mainContainer"))
-
-
-def _eps_only_main_name(eps: Obj | None) -> bool:
-    """extraPodSpecOnlyPreservesMainContainerName."""
-    if eps is None or not (eps.get("mainContainer") or {}).get("name"):
-        return False
-    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not semantic_form(pod) and container_is_empty(eps["mainContainer"])
-
-
-def needs_eps_preservation(eps: Obj | None) -> bool:
-    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
-    return eps is not None and (_eps_is_zero(eps) or _eps_only_main_name(eps))
-
-
-def shm_needs_preservation(shm: Obj | None) -> bool:
-    if shm is None:
-        return False
-    zero = quantity_is_zero(shm.get("size"))
-    return not zero if shm.get("disabled") else zero
 
 
 def set_or_drop(obj: Obj, key: str, value: Any) -> None:
@@ -325,10 +290,12 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
     if eps is None:
         return
     restored_eps = (restored or {}).get("extraPodSpec")
-    if container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
+    if container_is_empty(eps.get("mainContainer")) and not (
+        extra_pod_spec_only_preserves_main_container_name(restored_eps)
+    ):
         eps.pop("mainContainer", None)
-    if _eps_is_zero(eps):
-        if restored is not None and needs_eps_preservation(restored_eps):
+    if extra_pod_spec_is_zero(eps):
+        if restored is not None and extra_pod_spec_needs_preservation(restored_eps):
             return
         dst.pop("extraPodSpec")
 
@@ -356,13 +323,13 @@ def spoke_save(src: Obj) -> Obj:
     mounts = src.get("volumeMounts") or []
     if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
         save["volumeMounts"] = deep_copy(mounts)
-    if shm_needs_preservation(src.get("sharedMemory")):
+    if shared_memory_needs_preservation(src.get("sharedMemory")):
         save["sharedMemory"] = deep_copy(src["sharedMemory"])
     epm = src.get("extraPodMetadata")
     if epm is not None and not epm.get("annotations") and not epm.get("labels"):
         save["extraPodMetadata"] = deep_copy(epm)
     eps = src.get("extraPodSpec")
-    if eps is not None and needs_eps_preservation(eps):
+    if extra_pod_spec_needs_preservation(eps):
         save["extraPodSpec"] = deep_copy(eps)
     for key in ("scalingAdapter", "gpuMemoryService", "failover"):
         value = src.get(key)
@@ -393,7 +360,9 @@ def _save_main_container_origins(src: Obj, save: Obj) -> None:
         if src.get("envFromSecret") is not None:
             save["envFromSecret"] = src["envFromSecret"]
         set_or_drop(ensure(), "envFrom", deep_copy(main.get("envFrom") or None))
-    if src.get("resources") is not None or semantic_form(main.get("resources")):
+    if src.get("resources") is not None or not is_semantic_zero(
+        main.get("resources"), REQUIREMENTS
+    ):
         set_or_drop(save, "resources", deep_copy(src.get("resources")))
         ensure()["resources"] = deep_copy(main.get("resources") or {})
     if src.get("volumeMounts") or main.get("volumeMounts"):

@@ -471,26 +471,30 @@ def resources_need_preservation(r: dict[str, Any] | None) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def pod_spec_is_zero(pod: dict[str, Any] | None) -> bool:
+    """podSpecIsZero: a nil pod spec, or one Semantic.DeepEqual to the zero PodSpec."""
+    return pod is None or is_semantic_zero(pod, _POD_SPEC)
+
+
 def extra_pod_spec_is_zero(eps: dict[str, Any] | None) -> bool:
     """extraPodSpecIsZero: no pod-spec field and an empty main container."""
     if eps is None:
         return True
-    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and container_is_empty(
-        eps.get("mainContainer")
-    )
+    return pod_spec_is_zero(_pod_spec_part(eps)) and container_is_empty(eps.get("mainContainer"))
 
 
-def _extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
-    if eps is None:
+def extra_pod_spec_only_preserves_main_container_name(eps: dict[str, Any] | None) -> bool:
+    """extraPodSpecOnlyPreservesMainContainerName: a zero pod spec and a named empty main."""
+    if eps is None or not pod_spec_is_zero(_pod_spec_part(eps)):
         return False
-    if extra_pod_spec_is_zero(eps):
-        return True
     main = eps.get("mainContainer")
-    return (
-        main is not None
-        and bool(main.get("name"))
-        and is_semantic_zero(_pod_spec_part(eps), _POD_SPEC)
-        and container_is_empty(main)
+    return main is not None and bool(main.get("name")) and container_is_empty(main)
+
+
+def extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
+    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
+    return eps is not None and (
+        extra_pod_spec_is_zero(eps) or extra_pod_spec_only_preserves_main_container_name(eps)
     )
 
 
@@ -504,7 +508,7 @@ def _frontend_sidecar_conflict(src: dict[str, Any]) -> bool:
     )
 
 
-def _shared_memory_needs_preservation(shm: dict[str, Any] | None) -> bool:
+def shared_memory_needs_preservation(shm: dict[str, Any] | None) -> bool:
     if shm is None:
         return False
     if shm.get("disabled"):
@@ -542,12 +546,12 @@ def save_shared_alpha_only_spec(
     mounts = src.get("volumeMounts") or []
     if mounts and not _volume_mounts_round_trip(mounts):
         keep("volumeMounts", src["volumeMounts"])
-    if _shared_memory_needs_preservation(src.get("sharedMemory")):
+    if shared_memory_needs_preservation(src.get("sharedMemory")):
         keep("sharedMemory", src["sharedMemory"])
     meta = src.get("extraPodMetadata")
     if meta is not None and not meta.get("annotations") and not meta.get("labels"):
         keep("extraPodMetadata", meta)
-    if _extra_pod_spec_needs_preservation(src.get("extraPodSpec")) or _frontend_sidecar_conflict(
+    if extra_pod_spec_needs_preservation(src.get("extraPodSpec")) or _frontend_sidecar_conflict(
         src
     ):
         keep("extraPodSpec", src.get("extraPodSpec"))
