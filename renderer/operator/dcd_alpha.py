@@ -20,9 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.goruntime.encoding_json import marshal, quantity_is_zero, quantity_text, unmarshal
+from renderer.goruntime.encoding_json import (
+    DecodeError,
+    decode,
+    marshal,
+    quantity_is_zero,
+    quantity_text,
+    unmarshal,
+)
 from renderer.goruntime.equality import is_semantic_zero
-from renderer.goruntime.typetable import core_type, struct_type
+from renderer.goruntime.typetable import ALPHA, core_type, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission.conversion_restore import container_is_empty
@@ -44,6 +51,7 @@ SPOKE_DCD_SPEC = (
     "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoComponentDeploymentSpec"
 )
 RAW_JSON = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.preservedRawJSON"
+_SPEC_TYPES = {ANN_DCD_SPEC: SPOKE_DCD_SPEC, ANN_DGD_SPEC: ALPHA + "DynamoGraphDeploymentSpec"}
 
 Obj = dict[str, Any]
 REQUIREMENTS = core_type("ResourceRequirements")
@@ -55,10 +63,11 @@ REQUIREMENTS = core_type("ResourceRequirements")
 def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | None:
     """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable.
 
+    The spec is json.Unmarshal'ed into its v1alpha1 type (a sparse value: unknown fields
+    dropped, quantities canonical); a value Go cannot decode makes the record unreadable.
     The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
     parameter records are refused.
     """
-
     try:
         obj = unmarshal(raw, annotation)
     except NotReproducedError:
@@ -68,7 +77,7 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
     if not isinstance(obj, dict):
         return None
     if "spec" not in obj:
-        return obj
+        return _decode_spec(obj, annotation)
     spec = obj.get("spec")
     for record in obj.get("rawJSON") or []:
         if not (annotation == ANN_DCD_SPEC and record == {"path": "serviceName", "nil": True}):
@@ -76,7 +85,16 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
                 "preserved raw JSON records are not reproduced",
                 f"metadata.annotations.{annotation}",
             )
-    return spec if isinstance(spec, dict) else {}
+    return _decode_spec(spec, annotation)
+
+
+def _decode_spec(spec: Any, annotation: str) -> Obj | None:
+    t = struct_type(_SPEC_TYPES[annotation])
+    try:
+        decoded: Obj | None = decode(spec, t, ("metadata", "annotations", annotation))
+    except DecodeError:
+        return None
+    return decoded or {}
 
 
 def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
