@@ -18,6 +18,7 @@ and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reprodu
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from renderer.goruntime.encoding_json import (
@@ -60,8 +61,12 @@ REQUIREMENTS = core_type("ResourceRequirements")
 # --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | None:
     """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable.
+
+    The result is shared between calls (the worker hash reads each DCD's record several
+    times): callers copy before changing it.
 
     The spec is json.Unmarshal'ed into its v1alpha1 type (a sparse value: unknown fields
     dropped, quantities canonical); a value Go cannot decode makes the record unreadable.
