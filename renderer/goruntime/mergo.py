@@ -95,7 +95,7 @@ def _merge_struct(dst: Any, src: Any, name: str, path: PathTuple) -> dict[str, A
         t = field["type"]
         if key not in src and t.get("marshaler") != "time":
             continue  # a zero source field changes nothing (a Time is assigned, even zero)
-        merged = _merge(out.get(key), src[key], t, (*path, key))
+        merged = _merge(out.get(key), src.get(key), t, (*path, key))
         if merged is None or (merged == {} and t["kind"] == "struct"):
             out.pop(key, None)
         else:
