@@ -29,7 +29,6 @@ from renderer.goruntime.encoding_json import (
     quantity_text,
     unmarshal,
 )
-from renderer.goruntime.equality import is_semantic_zero
 from renderer.goruntime.typetable import ALPHA, core_type, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
@@ -40,8 +39,7 @@ from renderer.operator.admission.conversion_spec import (
     extra_pod_spec_only_preserves_main_container_name,
     pod_spec_is_zero,
     resources_from_native,
-    resources_need_preservation,
-    shared_memory_needs_preservation,
+    save_shared_alpha_only_spec,
 )
 from renderer.operator.errors import NotReproducedError
 
@@ -327,74 +325,11 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
 
 
 def spoke_save(src: Obj) -> Obj:
-    """The sparse record of alpha-only fields ConvertTo writes for a v1alpha1 DCD carrier."""
+    """The sparse record of alpha-only fields ConvertTo writes for a v1alpha1 DCD carrier
+    (saveSharedAlphaOnlySpec with the origin splits, which the carrier always asks for)."""
     save: Obj = {}
-    sub = src.get("subComponentType", "")
-    promotes = src.get("componentType") == "worker" and sub in ("prefill", "decode")
-    if sub and not promotes:
-        save["subComponentType"] = sub
-    for key in ("dynamoNamespace", "autoscaling", "ingress"):
-        if src.get(key) is not None:
-            save[key] = deep_copy(src[key])
-    for key in ("annotations", "labels"):
-        if src.get(key):
-            save[key] = dict(src[key])
-    if src.get("envFromSecret") is not None:
-        save["envFromSecret"] = src["envFromSecret"]
-    if src.get("resources") is not None and resources_need_preservation(src["resources"]):
-        save["resources"] = deep_copy(src["resources"])
-    mounts = src.get("volumeMounts") or []
-    if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
-        save["volumeMounts"] = deep_copy(mounts)
-    if shared_memory_needs_preservation(src.get("sharedMemory")):
-        save["sharedMemory"] = deep_copy(src["sharedMemory"])
-    epm = src.get("extraPodMetadata")
-    if epm is not None and not epm.get("annotations") and not epm.get("labels"):
-        save["extraPodMetadata"] = deep_copy(epm)
-    eps = src.get("extraPodSpec")
-    if extra_pod_spec_needs_preservation(eps):
-        save["extraPodSpec"] = deep_copy(eps)
-    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
-        value = src.get(key)
-        if value is not None and not value.get("enabled"):
-            save[key] = deep_copy(value)
-    if src.get("frontendSidecar") is not None:
-        save["frontendSidecar"] = deep_copy(src["frontendSidecar"])
-    _save_main_container_origins(src, save)  # includeOriginSplits is true for the carrier
+    save_shared_alpha_only_spec(src, save, include_origin_splits=True)
     return save
-
-
-def _save_main_container_origins(src: Obj, save: Obj) -> None:
-    main = (src.get("extraPodSpec") or {}).get("mainContainer")
-    if main is None:
-        return
-
-    def ensure() -> Obj:
-        eps = save.setdefault("extraPodSpec", {})
-        out: Obj = eps.setdefault("mainContainer", {})
-        return out
-
-    if main.get("name"):
-        ensure()["name"] = main["name"]
-    if src.get("envs") or main.get("env"):
-        set_or_drop(save, "envs", deep_copy(src.get("envs") or None))
-        set_or_drop(ensure(), "env", deep_copy(main.get("env") or None))
-    if src.get("envFromSecret") is not None or main.get("envFrom"):
-        if src.get("envFromSecret") is not None:
-            save["envFromSecret"] = src["envFromSecret"]
-        set_or_drop(ensure(), "envFrom", deep_copy(main.get("envFrom") or None))
-    if src.get("resources") is not None or not is_semantic_zero(
-        main.get("resources"), REQUIREMENTS
-    ):
-        set_or_drop(save, "resources", deep_copy(src.get("resources")))
-        ensure()["resources"] = deep_copy(main.get("resources") or {})
-    if src.get("volumeMounts") or main.get("volumeMounts"):
-        set_or_drop(save, "volumeMounts", deep_copy(src.get("volumeMounts") or None))
-        set_or_drop(ensure(), "volumeMounts", deep_copy(main.get("volumeMounts") or None))
-    for probe in ("livenessProbe", "readinessProbe"):
-        if src.get(probe) is not None or main.get(probe) is not None:
-            set_or_drop(save, probe, deep_copy(src.get(probe)))
-            set_or_drop(ensure(), probe, deep_copy(main.get(probe)))
 
 
 def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:
