@@ -10,9 +10,12 @@ record of the alpha-only fields (the "spoke save"), which the worker hash later 
 through ``GetDCDKubeLabels``/``GetDCDKubeAnnotations``.
 
 This module follows api/v1alpha1/shared_spec_conversion.go for the fields that reach that
-record: the hub -> alpha decomposition of the pod template (``decomposePodTemplateFromHub``),
-the restore of a v1alpha1-origin DGD's preserved fields (``fillSharedAlphaOnlyFromPreserved``)
-and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reproduce raise
+record: the hub -> alpha decomposition of the pod template (``decomposePodTemplateFromHub``)
+and the restore of a v1alpha1-origin DGD's preserved fields
+(``fillSharedAlphaOnlyFromPreserved``); the file's other functions (``saveSharedAlphaOnlySpec``,
+the resources and extraPodSpec predicates) are admission's ports, which both directions
+share. Preserved records are decoded into their Go type (goruntime.encoding_json), so
+values are Go values as admission's are. Branches it does not reproduce raise
 :class:`NotReproducedError` naming the field.
 """
 
