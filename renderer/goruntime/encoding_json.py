@@ -22,6 +22,7 @@ import re
 from functools import cache
 from typing import Any
 
+from renderer.goruntime.errors import NotReproducedError, PathTuple
 from renderer.goruntime.typetable import (
     SPECIAL_ZERO,
     UnknownTypeError,
@@ -35,7 +36,6 @@ from renderer.goruntime.typetable import (
     zero_scalar,
 )
 from renderer.jsoncopy import deep_copy
-from renderer.operator.errors import NotReproducedError, OperatorError, PathTuple
 
 _INT_RANGES = {
     "int8": (-(2**7), 2**7 - 1),
@@ -53,11 +53,13 @@ _ZERO_STRUCT: dict[str, dict[str, Any]] = {}
 _GROUPS: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
 
 
-class DecodeError(OperatorError):
-    """Go's json.Unmarshal refuses the document; ``message`` is Go's error text."""
+class DecodeError(ValueError):
+    """Go's json.Unmarshal refuses the document; ``message`` is Go's error text (the caller
+    reports it as the operator's refusal, or treats the input as unreadable, as Go does)."""
 
     def __init__(self, message: str, path: PathTuple = ()) -> None:
         super().__init__(message)
+        self.message = message
         self.path = path
 
 

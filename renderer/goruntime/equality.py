@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.errors import NotReproducedError
 from renderer.goruntime.typetable import field_index, struct_fields, zero_scalar
-from renderer.operator.errors import NotReproducedError
 
 
 def semantic_equal(a: Any, b: Any, t: dict[str, Any]) -> bool:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.errors import NotReproducedError, PathTuple
 from renderer.goruntime.typetable import field_index, short_name, struct_fields
 from renderer.jsoncopy import deep_copy
-from renderer.operator.errors import NotReproducedError, PathTuple
 
 
 class MergeError(NotReproducedError):

@@ -37,9 +37,6 @@ FIELDS_V1 = META + "FieldsV1"
 APIEXT_JSON = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON"
 RAW_MESSAGE = "encoding/json.RawMessage"
 
-#: The Go type of a DynamoGraphDeployment, by API version.
-DGD_ROOTS = {"v1alpha1": ALPHA + "DynamoGraphDeployment", "v1beta1": BETA + "DynamoGraphDeployment"}
-
 _FILES = ("dgd-types.json", "operator-types.json", "binding-types-k8s-v0.36.2.json")
 _MARSHALERS = {QUANTITY: "quantity", TIME: "time", INT_OR_STRING: "intorstring", FIELDS_V1: "raw"}
 # Other modules' types the later files name by their import alias.
@@ -79,6 +76,12 @@ def document(file_name: str) -> dict[str, Any]:
 
         doc = _DOCUMENTS[file_name] = data_json(file_name)
     return doc
+
+
+def dgd_roots() -> dict[str, str]:
+    """The Go type of a DynamoGraphDeployment, by API version (``v1alpha1``, ``v1beta1``)."""
+    roots: dict[str, str] = document(_FILES[0])["roots"]
+    return roots
 
 
 def _file(index: int) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import pytest
 from oracle_corpus import diff_paths, load_yaml, load_yaml_documents, oracle_cases
 
 from renderer.goruntime.encoding_json import DecodeError, decode, dumps, encode
-from renderer.goruntime.typetable import ALPHA, DGD_ROOTS, struct_fields, struct_type
+from renderer.goruntime.typetable import ALPHA, dgd_roots, struct_fields, struct_type
 from renderer.operator.admission.conversion import ANN_DGD_SPEC, convert_to
 from renderer.operator.admission.crd_defaults import apply_crd_defaults
 from renderer.operator.admission.errors import AdmissionError, NotReproducedError
@@ -153,7 +153,7 @@ def test_crd_defaults_v1beta1_components() -> None:
 
 # --- conversion pieces --------------------------------------------------------------------
 
-_ALPHA_ROOT = struct_type(DGD_ROOTS["v1alpha1"])
+_ALPHA_ROOT = struct_type(dgd_roots()["v1alpha1"])
 
 
 def _alpha(spec: dict[str, Any], **meta: Any) -> dict[str, Any]:

@@ -84,8 +84,7 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
     without a ``spec`` key, a bare spec. Anything Go cannot unmarshal (not JSON, not an
     object, a wrongly typed field) restores nothing; the annotation is scrubbed either way.
     """
-    from renderer.goruntime.encoding_json import decode
-    from renderer.operator.admission.errors import AdmissionError
+    from renderer.goruntime.encoding_json import DecodeError, decode
 
     if not raw:
         return None
@@ -117,9 +116,7 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
         target = value["spec"]
     try:
         spec: dict[str, Any] = decode(target, _HUB_SPEC) or {}
-    except NotReproducedError:
-        raise
-    except AdmissionError:
+    except DecodeError:
         return None  # Go's json.Unmarshal fails: nothing restored
     return spec
 

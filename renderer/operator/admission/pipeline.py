@@ -80,7 +80,7 @@ def admit_with_warnings(
     difference (on by default); False gives the pinned operator's refusal.
     """
     from renderer.goruntime.encoding_json import DecodeError, decode, encode
-    from renderer.goruntime.typetable import DGD_ROOTS, struct_type
+    from renderer.goruntime.typetable import dgd_roots, struct_type
     from renderer.operator.admission import defaulting, validation
     from renderer.operator.admission.conversion import convert_to
     from renderer.operator.admission.crd_defaults import apply_crd_defaults
@@ -89,8 +89,8 @@ def admit_with_warnings(
 
     cfg = config if config is not None else OperatorConfig()
     version = input_version(dgd)
-    root = struct_type(DGD_ROOTS[version])
-    hub_root = struct_type(DGD_ROOTS["v1beta1"])
+    root = struct_type(dgd_roots()[version])
+    hub_root = struct_type(dgd_roots()["v1beta1"])
 
     raw = deep_copy(dgd)
     metadata = raw.get("metadata")
