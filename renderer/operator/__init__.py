@@ -18,7 +18,6 @@ lists what an upstream bump touches):
 - ``admission/``: what happens before the controller sees a DGD (``pipeline.admit``).
   - ``pipeline.py``: ``admit(dgd_json, ...)`` in the oracle's order.
   - ``crd_defaults.py``: the DGD CRD's structural ``default:`` values (API server).
-  - ``dgd_types.py``: Go encoding/json decode/encode of both DGD versions (pinned types).
   - ``conversion.py`` + ``conversion_spec.py``: api/v1alpha1 dynamographdeployment_conversion.go,
     preservation.go and shared_spec_conversion.go (v1alpha1 -> v1beta1 hub).
   - ``defaulting.py``: internal/webhook/defaulting/dynamographdeployment_handler.go.
@@ -28,7 +27,6 @@ lists what an upstream bump touches):
   - ``provideroverride.py`` + ``grove_shape.py``: internal/provideroverride.
   - ``runtimeversion.py``: internal/runtimeversion.
   - ``fielderrors.py``: apimachinery util/validation/field; ``errors.py``: AdmissionError.
-  - ``goreflect.py``: equality.Semantic / reflect.DeepEqual and mergo on dgd_types values.
 - ``config.py``: api/config/v1alpha1 (OperatorConfiguration defaults as pinned).
 - ``consts.py``: internal/consts, and every other constant of the operator (snapshot
   protocol keys, kinds, API versions): their one home; ``renderer/keys.py`` re-exports.
@@ -53,8 +51,10 @@ lists what an upstream bump touches):
 - ``checkpoint_id.py``: internal/checkpoint/hash.go + resolve.go and the controller's
   checkpoint resolution; ``checkpoint_restore.py``: internal/checkpoint podspec.go (restore).
 - ``render.py``: ``render_operator``, the controller's render step (hash, checkpoints, PCS, DCDs).
-- ``gomarshal.py`` + ``typed_json.py``: what Go's encoding/json writes for a typed value
-  (omitempty, zero structs); ``gomerge.py``: mergo.Merge WithOverride on those values.
+- ``v1beta1_marshal.py``: api/v1beta1/marshal.go (the empty value-struct strip).
+- Go's encoding/json, mergo and equality.Semantic over the pinned types (one type table,
+  one value model for admission and the controller) are ``renderer/goruntime/``:
+  ``typetable.py``, ``encoding_json.py``, ``mergo.py``, ``equality.py``.
 
 Data: every object is a plain JSON-like value (dict/list/str/int/bool/None) keyed by the Go
 json tags, exactly what ``json.Unmarshal`` would fill; an absent key is Go's zero/nil value.

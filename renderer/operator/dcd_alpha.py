@@ -10,59 +10,70 @@ record of the alpha-only fields (the "spoke save"), which the worker hash later 
 through ``GetDCDKubeLabels``/``GetDCDKubeAnnotations``.
 
 This module follows api/v1alpha1/shared_spec_conversion.go for the fields that reach that
-record: the hub -> alpha decomposition of the pod template (``decomposePodTemplateFromHub``),
-the restore of a v1alpha1-origin DGD's preserved fields (``fillSharedAlphaOnlyFromPreserved``)
-and ``saveSharedAlphaOnlySpec`` with origin splits. Branches it does not reproduce raise
+record: the hub -> alpha decomposition of the pod template (``decomposePodTemplateFromHub``)
+and the restore of a v1alpha1-origin DGD's preserved fields
+(``fillSharedAlphaOnlyFromPreserved``); the file's other functions (``saveSharedAlphaOnlySpec``,
+the resources and extraPodSpec predicates) are admission's ports, which both directions
+share. Preserved records are decoded into their Go type (goruntime.encoding_json), so
+values are Go values as admission's are. Branches it does not reproduce raise
 :class:`NotReproducedError` naming the field.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from typing import Any
 
+from renderer.goruntime.encoding_json import (
+    DecodeError,
+    decode,
+    marshal,
+    quantity_is_zero,
+    quantity_text,
+    unmarshal,
+)
+from renderer.goruntime.typetable import ALPHA, core_type, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.admission.conversion_restore import container_is_empty
+from renderer.operator.admission.conversion_spec import (
+    extra_pod_spec_is_zero,
+    extra_pod_spec_needs_preservation,
+    extra_pod_spec_only_preserves_main_container_name,
+    pod_spec_is_zero,
+    resources_from_native,
+    save_shared_alpha_only_spec,
+)
 from renderer.operator.errors import NotReproducedError
 
 ANN_DGD_SPEC = consts.DGD_SPEC_ANNOTATION
 ANN_DCD_SPEC = consts.DCD_SPEC_ANNOTATION
 MAIN = consts.MAIN_CONTAINER_NAME
-DEFAULT_GPU = consts.KUBE_RESOURCE_GPU_NVIDIA
 SPOKE_DCD_SPEC = (
     "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoComponentDeploymentSpec"
 )
 RAW_JSON = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.preservedRawJSON"
+_SPEC_TYPES = {ANN_DCD_SPEC: SPOKE_DCD_SPEC, ANN_DGD_SPEC: ALPHA + "DynamoGraphDeploymentSpec"}
 
 Obj = dict[str, Any]
-
-
-def go_empty(value: Any) -> bool:
-    """apiequality.Semantic treats nil and empty slices/maps alike; so do the checks here."""
-    return value is None or value is False or (isinstance(value, str | list | dict) and not value)
-
-
-def semantic_form(value: Any) -> Any:
-    """A value with Go-empty members removed, for Semantic.DeepEqual-style comparison."""
-    if isinstance(value, dict):
-        out = {k: semantic_form(v) for k, v in value.items()}
-        return {k: v for k, v in out.items() if not go_empty(v)}
-    if isinstance(value, list):
-        return [semantic_form(v) for v in value]
-    return value
+REQUIREMENTS = core_type("ResourceRequirements")
 
 
 # --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | None:
     """restorePreservedSpec: the envelope's ``spec`` (or a legacy bare spec); None if unreadable.
 
+    The result is shared between calls (the worker hash reads each DCD's record several
+    times): callers copy before changing it.
+
+    The spec is json.Unmarshal'ed into its v1alpha1 type (a sparse value: unknown fields
+    dropped, quantities canonical); a value Go cannot decode makes the record unreadable.
     The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
     parameter records are refused.
     """
-    from renderer.operator.typed_json import unmarshal
-
     try:
         obj = unmarshal(raw, annotation)
     except NotReproducedError:
@@ -72,7 +83,7 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
     if not isinstance(obj, dict):
         return None
     if "spec" not in obj:
-        return obj
+        return _decode_spec(obj, annotation)
     spec = obj.get("spec")
     for record in obj.get("rawJSON") or []:
         if not (annotation == ANN_DCD_SPEC and record == {"path": "serviceName", "nil": True}):
@@ -80,7 +91,16 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
                 "preserved raw JSON records are not reproduced",
                 f"metadata.annotations.{annotation}",
             )
-    return spec if isinstance(spec, dict) else {}
+    return _decode_spec(spec, annotation)
+
+
+def _decode_spec(spec: Any, annotation: str) -> Obj | None:
+    t = struct_type(_SPEC_TYPES[annotation])
+    try:
+        decoded: Obj | None = decode(spec, t, ("metadata", "annotations", annotation))
+    except DecodeError:
+        return None
+    return decoded or {}
 
 
 def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
@@ -98,75 +118,6 @@ def preserved_dgd_component(dgd: Obj, component_name: str) -> Obj | None:
 
 
 # --- hub -> alpha (ConvertToDynamoComponentDeploymentSharedSpec) ------------------------
-
-
-def _resource_item_from_list(rl: Obj | None) -> Obj | None:
-    if not rl:
-        return None
-    from renderer.operator.typed_json import QUANTITY, encode
-
-    out: Obj = {}
-    for name, q in rl.items():
-        value = json.loads(encode(q, {"kind": "struct", "name": QUANTITY}, f"resources.{name}"))
-        if name == "cpu":
-            out["cpu"] = value
-        elif name == "memory":
-            out["memory"] = value
-        elif name == DEFAULT_GPU:
-            out["gpu"] = value
-        else:
-            out.setdefault("custom", {})[name] = value
-    return out
-
-
-def resources_from_native(r: Obj | None) -> Obj | None:
-    """resourcesFromNative: corev1 requirements -> alpha Resources (canonical quantity text)."""
-    r = r or {}
-    out: Obj = {}
-    requests = _resource_item_from_list(r.get("requests"))
-    limits = _resource_item_from_list(r.get("limits"))
-    if requests is not None:
-        out["requests"] = requests
-    if limits is not None:
-        out["limits"] = limits
-    if r.get("claims"):
-        out["claims"] = deep_copy(r["claims"])
-    return out or None
-
-
-def _parses(value: Any) -> bool:
-    """resource.ParseQuantity succeeds (itemToResourceList skips values that do not)."""
-    from renderer.binding.quantity import QuantityError, marshal_quantity
-
-    try:
-        marshal_quantity(value)
-    except QuantityError:
-        return False
-    return True
-
-
-def resources_to_native(r: Obj) -> Obj:
-    """resourcesToNative: alpha Resources -> corev1 requirements (bad quantities dropped)."""
-    out: Obj = {}
-    if r.get("claims"):
-        out["claims"] = deep_copy(r["claims"])
-    for key in ("requests", "limits"):
-        item = r.get(key)
-        if item is None:
-            continue
-        rl: Obj = {}
-        if item.get("cpu") and _parses(item["cpu"]):
-            rl["cpu"] = item["cpu"]
-        if item.get("memory") and _parses(item["memory"]):
-            rl["memory"] = item["memory"]
-        if item.get("gpu") and _parses(item["gpu"]):
-            rl[item.get("gpuType") or DEFAULT_GPU] = item["gpu"]
-        for k, v in (item.get("custom") or {}).items():
-            if _parses(v):
-                rl[k] = v
-        if rl:
-            out[key] = rl
-    return out
 
 
 def _append_missing_mounts(dst: list[Obj], mounts: list[Obj]) -> list[Obj]:
@@ -190,13 +141,6 @@ def _flat_mounts(native: list[Obj]) -> list[Obj]:
             flat["mountPoint"] = m["mountPath"]
         out.append(flat)
     return out
-
-
-def _container_is_empty(c: Obj | None) -> bool:
-    if c is None:
-        return True
-    rest = {k: v for k, v in c.items() if k != "name"}
-    return not semantic_form(rest)
 
 
 def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
@@ -246,10 +190,8 @@ def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
 
 
 def _shared_memory_from_hub(size: Any) -> Obj:
-    from renderer.operator.typed_json import QUANTITY, encode
-
-    text = json.loads(encode(size, {"kind": "struct", "name": QUANTITY}, "sharedMemorySize"))
-    if text in ("0", "-0"):
+    text = quantity_text(size, "sharedMemorySize")
+    if quantity_is_zero(text):
         return {"disabled": True, "size": text}
     return {"size": text}
 
@@ -345,9 +287,9 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
     main_copy = None
     if main is not None:
         main_copy = {k: v for k, v in main.items() if k != "name"}
-        if _container_is_empty(main_copy):
+        if container_is_empty(main_copy):
             main_copy = None
-    pod_nonzero = bool(semantic_form(pod_copy))
+    pod_nonzero = not pod_spec_is_zero(pod_copy)
     if pod_nonzero or main_copy is not None:
         eps: Obj = {}
         if pod_nonzero:
@@ -358,45 +300,6 @@ def _decompose_pod_template(src: Obj, dst: Obj, restored: Obj | None) -> None:
 
 
 # --- predicates shared with the restore (dcd_alpha_restore.py) --------------------------
-
-
-def _eps_is_zero(eps: Obj | None) -> bool:
-    if eps is None:
-        return True
-    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not semantic_form(pod) and _container_is_empty(eps.get("mainContainer"))
-
-
-def _eps_only_main_name(eps: Obj | None) -> bool:
-    """extraPodSpecOnlyPreservesMainContainerName."""
-    if eps is None or not (eps.get("mainContainer") or {}).get("name"):
-        return False
-    pod = {k: v for k, v in eps.items() if k != "mainContainer"}
-    return not semantic_form(pod) and _container_is_empty(eps["mainContainer"])
-
-
-def needs_eps_preservation(eps: Obj | None) -> bool:
-    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
-    return eps is not None and (_eps_is_zero(eps) or _eps_only_main_name(eps))
-
-
-def shm_needs_preservation(shm: Obj | None) -> bool:
-    if shm is None:
-        return False
-    zero = quantity_is_zero(shm.get("size"))
-    return not zero if shm.get("disabled") else zero
-
-
-def quantity_is_zero(value: Any) -> bool:
-    if value is None or value == "":
-        return True
-    from renderer.operator.typed_json import QUANTITY, encode
-
-    return json.loads(encode(value, {"kind": "struct", "name": QUANTITY}, "size")) in ("0",)
-
-
-def resources_need_preservation(r: Obj) -> bool:
-    return bool(resources_from_native(resources_to_native(r)) != semantic_form(r))
 
 
 def set_or_drop(obj: Obj, key: str, value: Any) -> None:
@@ -411,10 +314,12 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
     if eps is None:
         return
     restored_eps = (restored or {}).get("extraPodSpec")
-    if _container_is_empty(eps.get("mainContainer")) and not _eps_only_main_name(restored_eps):
+    if container_is_empty(eps.get("mainContainer")) and not (
+        extra_pod_spec_only_preserves_main_container_name(restored_eps)
+    ):
         eps.pop("mainContainer", None)
-    if _eps_is_zero(eps):
-        if restored is not None and needs_eps_preservation(restored_eps):
+    if extra_pod_spec_is_zero(eps):
+        if restored is not None and extra_pod_spec_needs_preservation(restored_eps):
             return
         dst.pop("extraPodSpec")
 
@@ -423,79 +328,16 @@ def _prune_empty_extra_pod_spec(dst: Obj, restored: Obj | None) -> None:
 
 
 def spoke_save(src: Obj) -> Obj:
-    """The sparse record of alpha-only fields ConvertTo writes for a v1alpha1 DCD carrier."""
+    """The sparse record of alpha-only fields ConvertTo writes for a v1alpha1 DCD carrier
+    (saveSharedAlphaOnlySpec with the origin splits, which the carrier always asks for)."""
     save: Obj = {}
-    sub = src.get("subComponentType", "")
-    promotes = src.get("componentType") == "worker" and sub in ("prefill", "decode")
-    if sub and not promotes:
-        save["subComponentType"] = sub
-    for key in ("dynamoNamespace", "autoscaling", "ingress"):
-        if src.get(key) is not None:
-            save[key] = deep_copy(src[key])
-    for key in ("annotations", "labels"):
-        if src.get(key):
-            save[key] = dict(src[key])
-    if src.get("envFromSecret") is not None:
-        save["envFromSecret"] = src["envFromSecret"]
-    if src.get("resources") is not None and resources_need_preservation(src["resources"]):
-        save["resources"] = deep_copy(src["resources"])
-    mounts = src.get("volumeMounts") or []
-    if mounts and sum(1 for m in mounts if m.get("useAsCompilationCache")) > 1:
-        save["volumeMounts"] = deep_copy(mounts)
-    if shm_needs_preservation(src.get("sharedMemory")):
-        save["sharedMemory"] = deep_copy(src["sharedMemory"])
-    epm = src.get("extraPodMetadata")
-    if epm is not None and not epm.get("annotations") and not epm.get("labels"):
-        save["extraPodMetadata"] = deep_copy(epm)
-    eps = src.get("extraPodSpec")
-    if eps is not None and needs_eps_preservation(eps):
-        save["extraPodSpec"] = deep_copy(eps)
-    for key in ("scalingAdapter", "gpuMemoryService", "failover"):
-        value = src.get(key)
-        if value is not None and not value.get("enabled"):
-            save[key] = deep_copy(value)
-    if src.get("frontendSidecar") is not None:
-        save["frontendSidecar"] = deep_copy(src["frontendSidecar"])
-    _save_main_container_origins(src, save)  # includeOriginSplits is true for the carrier
+    save_shared_alpha_only_spec(src, save, include_origin_splits=True)
     return save
-
-
-def _save_main_container_origins(src: Obj, save: Obj) -> None:
-    main = (src.get("extraPodSpec") or {}).get("mainContainer")
-    if main is None:
-        return
-
-    def ensure() -> Obj:
-        eps = save.setdefault("extraPodSpec", {})
-        out: Obj = eps.setdefault("mainContainer", {})
-        return out
-
-    if main.get("name"):
-        ensure()["name"] = main["name"]
-    if src.get("envs") or main.get("env"):
-        set_or_drop(save, "envs", deep_copy(src.get("envs") or None))
-        set_or_drop(ensure(), "env", deep_copy(main.get("env") or None))
-    if src.get("envFromSecret") is not None or main.get("envFrom"):
-        if src.get("envFromSecret") is not None:
-            save["envFromSecret"] = src["envFromSecret"]
-        set_or_drop(ensure(), "envFrom", deep_copy(main.get("envFrom") or None))
-    if src.get("resources") is not None or semantic_form(main.get("resources")):
-        set_or_drop(save, "resources", deep_copy(src.get("resources")))
-        ensure()["resources"] = deep_copy(main.get("resources") or {})
-    if src.get("volumeMounts") or main.get("volumeMounts"):
-        set_or_drop(save, "volumeMounts", deep_copy(src.get("volumeMounts") or None))
-        set_or_drop(ensure(), "volumeMounts", deep_copy(main.get("volumeMounts") or None))
-    for probe in ("livenessProbe", "readinessProbe"):
-        if src.get(probe) is not None or main.get(probe) is not None:
-            set_or_drop(save, probe, deep_copy(src.get(probe)))
-            set_or_drop(ensure(), probe, deep_copy(main.get(probe)))
 
 
 def dcd_spec_annotation(save: Obj, empty_service_name: bool) -> str:
     """marshalDCDSpokeSpec: the ``{"version":1,"spec":...,"rawJSON":[...]}`` envelope."""
-    from renderer.operator.typed_json import marshal
-
-    spec_text = marshal(save, SPOKE_DCD_SPEC)
+    spec_text = marshal(save, struct_type(SPOKE_DCD_SPEC))
     text = '{"version":1,"spec":' + spec_text
     if empty_service_name:
         text += ',"rawJSON":[{"path":"serviceName","nil":true}]'

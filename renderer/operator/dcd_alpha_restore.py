@@ -9,19 +9,22 @@ module does not reproduce are refused by ``check_restorable`` with the annotatio
 
 from __future__ import annotations
 
+from renderer.goruntime.encoding_json import quantity_is_zero
+from renderer.goruntime.equality import is_semantic_zero, semantic_equal
+from renderer.goruntime.typetable import core_type
 from renderer.jsoncopy import deep_copy
+from renderer.operator.admission.conversion_spec import (
+    extra_pod_spec_needs_preservation,
+    resources_need_preservation,
+    resources_to_native,
+    shared_memory_needs_preservation,
+)
 from renderer.operator.dcd_alpha import (
     ANN_DGD_SPEC,
     FRONTEND_SIDECAR,
     MAIN,
     Obj,
-    needs_eps_preservation,
-    quantity_is_zero,
-    resources_need_preservation,
-    resources_to_native,
-    semantic_form,
     set_or_drop,
-    shm_needs_preservation,
 )
 from renderer.operator.errors import NotReproducedError
 
@@ -48,6 +51,8 @@ _RESTORABLE = {
     "checkpoint",
     "serviceName",
 }
+
+_ENV_FROM = {"kind": "slice", "elem": core_type("EnvFromSource")}
 
 
 def check_restorable(preserved: Obj) -> None:
@@ -77,7 +82,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
             dst[key] = dict(preserved[key])
     # restoreSharedAlphaOnlyPodFields
     pshm = preserved.get("sharedMemory")
-    if pshm is not None and shm_needs_preservation(pshm):
+    if pshm is not None and shared_memory_needs_preservation(pshm):
         dshm = dst.get("sharedMemory")
         if dshm is None or (
             pshm.get("disabled") and dshm.get("disabled") and quantity_is_zero(dshm.get("size"))
@@ -103,7 +108,7 @@ def fill_from_preserved(dst: Obj, preserved: Obj, main_present: bool) -> None:
     ):
         dst["extraPodMetadata"] = deep_copy(pepm)
     peps = preserved.get("extraPodSpec")
-    if peps is not None and needs_eps_preservation(peps) and dst.get("extraPodSpec") is None:
+    if extra_pod_spec_needs_preservation(peps) and dst.get("extraPodSpec") is None:
         dst["extraPodSpec"] = deep_copy(peps)
     _restore_main_container_field_origins(dst, preserved, main_present)
     dmain = (dst.get("extraPodSpec") or {}).get("mainContainer")
@@ -127,7 +132,7 @@ def _restore_env_from_secret(dst: Obj, preserved: Obj, main_present: bool) -> No
     main = (dst.get("extraPodSpec") or {}).get("mainContainer")
     if not main_present or main is None:
         return
-    if semantic_form(main.get("envFrom")) != [{"secretRef": {"name": secret}}]:
+    if not semantic_equal(main.get("envFrom"), [{"secretRef": {"name": secret}}], _ENV_FROM):
         return
     dst["envFromSecret"] = secret
     main.pop("envFrom", None)
@@ -156,7 +161,7 @@ def _hidden_int_or_string(base: Obj | None, src: Obj | None) -> bool:
 
 def _semantic_main(spec: Obj) -> Obj:
     """semanticMainContainer: dedicated fields merged under extraPodSpec.mainContainer."""
-    from renderer.operator.gomerge import merge_override
+    from renderer.goruntime.mergo import merge
 
     main: Obj = {"name": MAIN}
     if spec.get("resources") is not None:
@@ -184,7 +189,7 @@ def _semantic_main(spec: Obj) -> Obj:
         for probe in ("livenessProbe", "readinessProbe")
         if _hidden_int_or_string(main.get(probe), extra.get(probe))
     )
-    merged: Obj = merge_override(main, {**extra, "name": MAIN}, "Container")
+    merged: Obj = merge(main, {**extra, "name": MAIN}, core_type("Container"))
     if hidden:
         merged[_HIDDEN] = hidden
     envs: list[Obj] = []
@@ -210,8 +215,6 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
     wanted = _semantic_main(preserved)
 
     def same(key: str) -> bool:
-        from renderer.operator.typed_json import semantic_equal
-
         hidden_current = key in current.get(_HIDDEN, ())
         hidden_wanted = key in wanted.get(_HIDDEN, ())
         if hidden_current and hidden_wanted:
@@ -235,7 +238,8 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
     if preserved.get("envFromSecret") is not None and same("envFrom"):
         dst["envFromSecret"] = preserved["envFromSecret"]
     if same("resources") and (
-        preserved.get("resources") is not None or semantic_form(pmain.get("resources"))
+        preserved.get("resources") is not None
+        or not is_semantic_zero(pmain.get("resources"), core_type("ResourceRequirements"))
     ):
         set_or_drop(dst, "resources", deep_copy(preserved.get("resources")))
         ensure()["resources"] = deep_copy(pmain.get("resources") or {})
@@ -396,13 +400,11 @@ def _restore_mount_origins(
 
 
 def _container_fields() -> list[Obj]:
-    from renderer.operator.typed_json import CORE_V1, struct_fields
+    from renderer.goruntime.typetable import CORE, struct_fields
 
-    return struct_fields(CORE_V1 + "Container")
+    return struct_fields(CORE + "Container")
 
 
 def _requirements_equal(a: Obj, b: Obj) -> bool:
     """resourceRequirementsEqual (Semantic.DeepEqual: quantities by value)."""
-    from renderer.operator.typed_json import CORE_V1, semantic_equal
-
-    return semantic_equal(a, b, {"kind": "struct", "name": CORE_V1 + "ResourceRequirements"})
+    return semantic_equal(a, b, core_type("ResourceRequirements"))

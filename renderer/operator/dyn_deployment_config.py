@@ -47,7 +47,7 @@ def _go_any(value: Any) -> str:
 
 
 def _loads(raw: str) -> Any:
-    from renderer.operator.typed_json import unmarshal
+    from renderer.goruntime.encoding_json import unmarshal
 
     try:
         return unmarshal(raw, _PATH)

@@ -13,7 +13,10 @@ it as an internal error with its own exit code, not as something wrong with the 
 
 from __future__ import annotations
 
-PathTuple = tuple[str | int, ...]
+# The Go runtime (renderer/goruntime) raises the same not-reproduced error; its home is there.
+from renderer.goruntime.errors import NotReproducedError, PathTuple, dotted
+
+__all__ = ["NotReproducedError", "OperatorError", "PathTuple", "dotted"]
 
 
 class OperatorError(ValueError):
@@ -22,22 +25,3 @@ class OperatorError(ValueError):
     def __init__(self, message: str = "") -> None:
         super().__init__(message)
         self.message = message
-
-
-class NotReproducedError(ValueError):
-    """What the operator does here is not reproduced; ``path`` names the field."""
-
-    def __init__(self, message: str, path: PathTuple | str = ()) -> None:
-        where = path if isinstance(path, str) else dotted(path)
-        self.message = f"{where}: {message}" if where else message
-        super().__init__(self.message)
-        self.detail = message
-        self.path = path
-
-
-def dotted(path: PathTuple) -> str:
-    """``spec.components[2].name`` for ("spec", "components", 2, "name")."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out

@@ -396,9 +396,9 @@ def get_dgd_component_resource_annotations(
 
 def printed_dcd(dcd: JSON) -> JSON:
     """The DCD as the oracle prints it (Go marshal, then v1beta1's empty-struct strip)."""
-    from renderer.operator.typed_json import printed
+    from renderer.operator.v1beta1_marshal import marshal_root
 
-    out: JSON = printed(dcd, DCD_TYPE)
+    out: JSON = marshal_root(dcd, DCD_TYPE)
     return out
 
 

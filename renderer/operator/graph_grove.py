@@ -121,17 +121,18 @@ def marshal_pod_specs(pcs: JSON) -> None:
     The builders work on plain dicts; Go's output keeps empty structs (``resources: {}``)
     and drops empty omitempty fields, so the PCS equals the operator's only after this.
     """
+    from renderer.goruntime.encoding_json import encode
+    from renderer.goruntime.typetable import core_type
     from renderer.operator.errors import NotReproducedError
-    from renderer.operator.gomarshal import GoMarshalError, marshal
 
     for clique in pcs["spec"]["template"]["cliques"]:
         spec = clique["spec"]
         try:
-            spec["podSpec"] = marshal(
-                spec["podSpec"], "PodSpec", f"cliques[{clique['name']}].podSpec"
+            spec["podSpec"] = encode(
+                spec["podSpec"], core_type("PodSpec"), (f"cliques[{clique['name']}]", "podSpec")
             )
-        except GoMarshalError as exc:
-            raise NotReproducedError(f"the PodCliqueSet's {exc}", "") from exc
+        except NotReproducedError as exc:
+            raise NotReproducedError(f"the PodCliqueSet's {exc.message}", "") from exc
 
 
 def apply_grove_worker_hash_suffix(render_dgd: JSON, worker_hash: str) -> None:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.encoding_json import unmarshal
 from renderer.goruntime.strings import trim_space
 from renderer.operator import consts
 from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.operator.graph_dcd import get_dcd_resource_name, get_dynamo_namespace
 from renderer.operator.graph_env import is_worker_component
-from renderer.operator.typed_json import unmarshal
 from renderer.operator.v1beta1_helpers import (
     get_pod_template_annotations,
     get_pod_template_labels,
@@ -128,11 +128,12 @@ def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
     spec = obj.get("spec") if "spec" in obj else obj
     if not isinstance(spec, dict):
         return None
-    from renderer.operator.gomarshal import GoMarshalError, marshal
+    from renderer.goruntime.encoding_json import encode
+    from renderer.goruntime.typetable import struct_type
 
     try:
-        marshal(spec, ALPHA_DGD_SPEC_TYPE, "spec")
-    except GoMarshalError as exc:
+        encode(spec, struct_type(ALPHA_DGD_SPEC_TYPE), ("spec",))
+    except NotReproducedError as exc:
         raise NotReproducedError(
             f"[{DGD_SPEC_ANNOTATION}]: {exc}; the operator's conversion would ignore or read"
             " this payload differently",

@@ -70,7 +70,7 @@ class ServiceRole(NamedTuple):
     rank: int = 0
 
 
-def _experimental(component: JSON) -> JSON:
+def _experimental_or_empty(component: JSON) -> JSON:
     value = component.get("experimental")
     return value if isinstance(value, dict) else {}
 
@@ -82,7 +82,7 @@ def _sub(spec: JSON, key: str) -> JSON | None:
 
 def is_inter_pod_failover_enabled(component: JSON) -> bool:
     """IsInterPodFailoverEnabled: ``experimental.failover.mode == InterPod``."""
-    failover = _sub(_experimental(component), "failover")
+    failover = _sub(_experimental_or_empty(component), "failover")
     return failover is not None and failover.get("mode") == GMS_MODE_INTER_POD
 
 
@@ -90,7 +90,7 @@ def get_num_shadows(component: JSON) -> int:
     """GetNumShadows: failover shadows, at least 1 when inter-pod failover is on."""
     if not is_inter_pod_failover_enabled(component):
         return 0
-    failover = _sub(_experimental(component), "failover") or {}
+    failover = _sub(_experimental_or_empty(component), "failover") or {}
     shadows = int(failover.get("numShadows") or 0)
     return 1 if shadows < 1 else shadows
 

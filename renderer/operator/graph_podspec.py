@@ -21,7 +21,8 @@ Values are plain JSON dicts keyed by Go json tags (absent key = Go zero/nil):
   the component (ResolveContainerGPUs) when asked, where Go would dereference nil.
 
 The result is the typed Go value as a dict (not yet marshalled): pass it through
-``gomarshal.marshal(pod_spec, "PodSpec")`` for what the operator writes.
+``goruntime.encoding_json.encode(pod_spec, core_type("PodSpec"))`` for what the operator
+writes.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from renderer.goruntime.mergo import MergeError, merge
 from renderer.goruntime.strconv import quote as go_quote
+from renderer.goruntime.typetable import core_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.component_common import (
@@ -42,7 +45,6 @@ from renderer.operator.component_defaults import component_defaults_factory
 from renderer.operator.config import OperatorConfig
 from renderer.operator.errors import OperatorError
 from renderer.operator.failover import is_intra_pod_failover_enabled
-from renderer.operator.gomerge import MergeError, merge_override
 from renderer.operator.graph_env import (
     add_standard_env_vars,
     apply_dgd_template_defaults,
@@ -66,6 +68,8 @@ from renderer.operator.v1beta1_helpers import (
     get_pod_template_labels,
     is_inter_pod_gms_enabled,
 )
+
+_CONTAINER = core_type("Container")
 
 JSON = dict[str, Any]
 #: ContainerGPUCount: evaluated only by backends that need the count.
@@ -123,7 +127,7 @@ def merge_container_by_name(base: JSON, override: JSON | None) -> JSON:
     user["name"] = consts.MAIN_CONTAINER_NAME
     base_env = base.get("env")
     try:
-        merged: JSON = merge_override(base, user, "Container")
+        merged: JSON = merge(base, user, _CONTAINER)
     except MergeError as exc:
         raise PodSpecError(f"podTemplate main container: {exc}") from None
     merged["env"] = merge_envs(base_env, user.get("env"))
@@ -278,7 +282,7 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
         ]
         override.pop("containers", None)
         try:
-            pod_spec = merge_override(pod_spec, override, "PodSpec")
+            pod_spec = merge(pod_spec, override, core_type("PodSpec"))
         except MergeError as exc:
             raise PodSpecError(f"podTemplate spec: {exc}") from None
     if not user_security_context:
@@ -429,7 +433,7 @@ def merge_frontend_sidecar_defaults(
         base["name"] = sidecar_name
         base_env = base.get("env")
         try:
-            merged: JSON = merge_override(base, deep_copy(user), "Container")
+            merged: JSON = merge(base, user, _CONTAINER)
         except MergeError as exc:
             raise PodSpecError(
                 f"failed to merge frontend sidecar {go_quote(sidecar_name)}: {exc}"

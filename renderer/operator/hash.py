@@ -177,8 +177,9 @@ def worker_hash_spec(dcd: JSON) -> JSON:
 def worker_hash_document(dcds: dict[str, JSON]) -> str:
     """The exact bytes ComputeDGDWorkersSpecHash digests, from placeholder-hashed DCDs."""
     from renderer.gojson import encode_string
+    from renderer.goruntime.encoding_json import marshal
+    from renderer.goruntime.typetable import struct_type
     from renderer.operator.graph_dcd import is_worker_component
-    from renderer.operator.typed_json import marshal
 
     entries: dict[str, str] = {}
     for dcd in dcds.values():
@@ -205,7 +206,7 @@ def worker_hash_document(dcds: dict[str, JSON]) -> str:
         version = resolved_runtime_version_for_hash(spec)
         if version:
             parts.append('"runtimeVersion":' + encode_string(version))
-        parts.append('"spec":' + marshal(worker_hash_spec(dcd), DCD_SPEC_TYPE))
+        parts.append('"spec":' + marshal(worker_hash_spec(dcd), struct_type(DCD_SPEC_TYPE)))
         entries[name] = "{" + ",".join(parts) + "}"
     keys = sorted(entries, key=lambda k: k.encode("utf-8", "surrogatepass"))
     return "{" + ",".join(encode_string(k) + ":" + entries[k] for k in keys) + "}"

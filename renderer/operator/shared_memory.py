@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.encoding_json import quantity_is_zero, quantity_text
 from renderer.operator import consts
-from renderer.operator.gomarshal import is_quantity_zero, quantity_text
 
 JSON = dict[str, Any]
 
@@ -17,7 +17,7 @@ def build_shared_memory_volume_and_mount(size_spec: Any) -> tuple[JSON, JSON] | 
     """
     size: Any = consts.DEFAULT_SHARED_MEMORY_SIZE
     if size_spec is not None:
-        if is_quantity_zero(size_spec):
+        if quantity_is_zero(size_spec):
             return None
         size = quantity_text(size_spec, "sharedMemorySize")
     volume: JSON = {

@@ -17,16 +17,10 @@ from typing import Any
 import pytest
 from oracle_corpus import diff_paths, load_yaml, load_yaml_documents, oracle_cases
 
+from renderer.goruntime.encoding_json import DecodeError, decode, dumps, encode
+from renderer.goruntime.typetable import ALPHA, dgd_roots, struct_fields, struct_type
 from renderer.operator.admission.conversion import ANN_DGD_SPEC, convert_to
 from renderer.operator.admission.crd_defaults import apply_crd_defaults
-from renderer.operator.admission.dgd_types import (
-    ALPHA,
-    decode,
-    dumps,
-    encode,
-    struct_type,
-    table,
-)
 from renderer.operator.admission.errors import AdmissionError, NotReproducedError
 from renderer.operator.admission.pipeline import admit, admit_with_warnings
 from renderer.operator.config import OperatorConfig
@@ -159,7 +153,7 @@ def test_crd_defaults_v1beta1_components() -> None:
 
 # --- conversion pieces --------------------------------------------------------------------
 
-_ALPHA_ROOT = struct_type(table()["roots"]["v1alpha1"])
+_ALPHA_ROOT = struct_type(dgd_roots()["v1alpha1"])
 
 
 def _alpha(spec: dict[str, Any], **meta: Any) -> dict[str, Any]:
@@ -227,7 +221,7 @@ def _sample(t: dict[str, Any], depth: int = 0) -> Any:
     if kind == "struct":
         if depth > 2:
             return {}
-        fields = table()["types"][t["name"]]["fields"]
+        fields = struct_fields(t["name"])
         return {f["json"]: _sample(f["type"], depth + 1) for f in fields[:3]}
     if kind == "special":
         return {"quantity": "1", "intorstring": 1, "time": "2026-01-01T00:00:00Z"}.get(
@@ -236,8 +230,8 @@ def _sample(t: dict[str, Any], depth: int = 0) -> Any:
     return {"string": "x", "bool": True}.get(kind, 1)
 
 
-_SHARED_FIELDS = table()["types"][ALPHA + "DynamoComponentDeploymentSharedSpec"]["fields"]
-_SPEC_FIELDS = table()["types"][ALPHA + "DynamoGraphDeploymentSpec"]["fields"]
+_SHARED_FIELDS = struct_fields(ALPHA + "DynamoComponentDeploymentSharedSpec")
+_SPEC_FIELDS = struct_fields(ALPHA + "DynamoGraphDeploymentSpec")
 
 
 def _converted(spec: dict[str, Any]) -> Any:
@@ -317,7 +311,7 @@ def test_times_are_written_as_metav1_time() -> None:
     t["marshaler"] = "time"
     assert decode("2026-01-02T03:04:05.123+02:00", t) == "2026-01-02T01:04:05Z"
     assert decode("0001-01-01T00:00:00Z", t) is None
-    with pytest.raises(AdmissionError):
+    with pytest.raises(DecodeError):
         decode("2026-02-30T00:00:00Z", t)
 
 

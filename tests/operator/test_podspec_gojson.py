@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import pytest
 
+from renderer.goruntime.encoding_json import encode, quantity_is_zero
+from renderer.goruntime.mergo import MergeError, merge
+from renderer.goruntime.typetable import core_type
 from renderer.operator.config import OperatorConfig
-from renderer.operator.gomarshal import GoMarshalError, is_quantity_zero, marshal
-from renderer.operator.gomerge import MergeError, merge_override
+from renderer.operator.errors import NotReproducedError
 from renderer.operator.graph_podspec import PodSpecError, generate_base_pod_spec
+
+
+def marshal(value: object, name: str) -> object:
+    return encode(value, core_type(name), (name,))
+
+
+def merge_override(dst: object, src: object, name: str) -> object:
+    return merge(dst, src, core_type(name), (name,))
 
 
 def test_zero_container_writes_name_and_resources() -> None:
@@ -37,18 +47,18 @@ def test_omitempty_drops_zero_scalars_keeps_non_nil_pointers() -> None:
 def test_quantities_are_canonical() -> None:
     volume = marshal({"name": "v", "emptyDir": {"sizeLimit": "1024Mi"}}, "Volume")
     assert volume == {"name": "v", "emptyDir": {"sizeLimit": "1Gi"}}
-    assert is_quantity_zero("0")
-    assert is_quantity_zero("0Gi")
-    assert not is_quantity_zero("1Mi")
+    assert quantity_is_zero("0")
+    assert quantity_is_zero("0Gi")
+    assert not quantity_is_zero("1Mi")
 
 
 def test_unknown_field_is_refused_with_its_path() -> None:
-    with pytest.raises(GoMarshalError, match=r"PodSpec\.containers\[0\]\.imagePolicy"):
+    with pytest.raises(NotReproducedError, match=r"PodSpec\.containers\[0\]\.imagePolicy"):
         marshal({"containers": [{"name": "main", "imagePolicy": "x"}]}, "PodSpec")
 
 
 def test_wrong_json_type_is_refused() -> None:
-    with pytest.raises(GoMarshalError, match="expected an integer"):
+    with pytest.raises(NotReproducedError, match="expected an integer"):
         marshal({"terminationGracePeriodSeconds": "60"}, "PodSpec")
 
 

@@ -22,9 +22,10 @@ from typing import Any
 
 import pytest
 
+from renderer.goruntime.encoding_json import encode
+from renderer.goruntime.typetable import core_type
 from renderer.operator.backend import get_backend_framework_from_component
 from renderer.operator.config import OperatorConfig
-from renderer.operator.gomarshal import marshal
 from renderer.operator.graph_env import is_worker_component, propagate_dgd_annotations
 from renderer.operator.graph_podspec import generate_pod_spec_for_component
 from renderer.operator.v1beta1_helpers import (
@@ -153,7 +154,7 @@ def test_pod_spec_equals_oracle(
         None,
     )
 
-    assert marshal(pod_spec, "PodSpec") == cliques[clique_name]["spec"]["podSpec"]
+    assert encode(pod_spec, core_type("PodSpec")) == cliques[clique_name]["spec"]["podSpec"]
 
 
 def test_input_component_is_not_modified() -> None:

@@ -1,7 +1,7 @@
 """api/v1alpha1/dynamographdeployment_conversion.go + preservation.go: DGD v1alpha1 -> v1beta1.
 
 ``convert_to`` is ``(*v1alpha1.DynamoGraphDeployment).ConvertTo`` of the hub, on sparse
-values (see dgd_types) as json.Unmarshal leaves them. The services map becomes the
+values (see goruntime.encoding_json) as json.Unmarshal leaves them. The services map becomes the
 components list sorted by name (each component named by its map key); what v1beta1 cannot
 hold (pvcs, dynamoNamespace, autoscaling, ingress, subComponentType, flat resources and
 env origins, ...) goes into the ``nvidia.com/dgd-spec`` annotation as the versioned
@@ -20,15 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.encoding_json import dumps, encode
+from renderer.goruntime.equality import is_semantic_zero
+from renderer.goruntime.typetable import ALPHA, BETA, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission.conversion_spec import (
     convert_from_dynamo_component_deployment_shared_spec,
     convert_from_provider_override,
 )
-from renderer.operator.admission.dgd_types import ALPHA, OP, dumps, encode, struct_type
 from renderer.operator.admission.errors import NotReproducedError
-from renderer.operator.admission.goreflect import is_semantic_zero
 
 DGD_CONVERSION_ANNOTATION_PREFIX = consts.DGD_CONVERSION_ANNOTATION_PREFIX
 ANN_DGD_SPEC = DGD_CONVERSION_ANNOTATION_PREFIX + "spec"
@@ -37,7 +38,7 @@ ANN_DGD_STATUS = DGD_CONVERSION_ANNOTATION_PREFIX + "status"
 _ALPHA_SPEC = struct_type(ALPHA + "DynamoGraphDeploymentSpec")
 _ALPHA_SHARED = struct_type(ALPHA + "DynamoComponentDeploymentSharedSpec")
 _ALPHA_STATUS = struct_type(ALPHA + "DynamoGraphDeploymentStatus")
-_HUB_SPEC = struct_type(OP + "v1beta1.DynamoGraphDeploymentSpec")
+_HUB_SPEC = struct_type(BETA + "DynamoGraphDeploymentSpec")
 _HUB_API_VERSION = consts.API_VERSION_V1BETA1
 
 
@@ -83,8 +84,7 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
     without a ``spec`` key, a bare spec. Anything Go cannot unmarshal (not JSON, not an
     object, a wrongly typed field) restores nothing; the annotation is scrubbed either way.
     """
-    from renderer.operator.admission.dgd_types import decode
-    from renderer.operator.admission.errors import AdmissionError
+    from renderer.goruntime.encoding_json import DecodeError, decode
 
     if not raw:
         return None
@@ -116,9 +116,7 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
         target = value["spec"]
     try:
         spec: dict[str, Any] = decode(target, _HUB_SPEC) or {}
-    except NotReproducedError:
-        raise
-    except AdmissionError:
+    except DecodeError:
         return None  # Go's json.Unmarshal fails: nothing restored
     return spec
 

@@ -7,17 +7,18 @@ v1alpha1 fields cannot express: pod-template metadata beyond labels/annotations,
 containers and their order, the absence of a generated ``main`` container, volume-mount
 fields, the frontend-sidecar name and the hub-only experimental block.
 
-Sparse values throughout (see dgd_types).
+Sparse values throughout (see goruntime.encoding_json).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.equality import is_semantic_zero
+from renderer.goruntime.mergo import merge
+from renderer.goruntime.typetable import CORE, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
-from renderer.operator.admission.dgd_types import CORE, struct_type
-from renderer.operator.admission.goreflect import is_semantic_zero, mergo_merge
 
 MAIN = consts.MAIN_CONTAINER_NAME
 SIDECAR = consts.FRONTEND_SIDECAR_CONTAINER_NAME
@@ -207,7 +208,7 @@ def _restore_existing_sidecar(
                 extra.pop("envFrom")
             else:
                 extra["envFrom"] = env_from
-        containers[i] = mergo_merge(c, extra, _CONTAINER) or {}
+        containers[i] = merge(c, extra, _CONTAINER)
         return
 
 

@@ -2,7 +2,8 @@
 
 Only the direction the API server takes on create is here (``ConvertFrom...``: spoke to
 hub), for a v1alpha1 object that carries no preserved hub payload (``restored`` nil,
-``PodTemplateOrigin`` false). Values are sparse (see dgd_types): an absent key is Go's zero.
+``PodTemplateOrigin`` false). Values are sparse (see goruntime.encoding_json): an absent key
+is Go's zero.
 
 The v1alpha1 flat pod fields (resources, envs, envFromSecret, probes, volumeMounts,
 extraPodSpec, extraPodMetadata, frontendSidecar) become ``podTemplate`` with its ``main``
@@ -14,16 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.encoding_json import quantity_is_zero, quantity_text
+from renderer.goruntime.equality import is_semantic_zero, reflect_equal
+from renderer.goruntime.mergo import merge
+from renderer.goruntime.typetable import ALPHA, CORE, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission.conversion_restore import container_is_empty
-from renderer.operator.admission.dgd_types import ALPHA, CORE, struct_type
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
-from renderer.operator.admission.goreflect import (
-    is_semantic_zero,
-    mergo_merge,
-    reflect_equal,
-)
 
 MAIN_CONTAINER_NAME = consts.MAIN_CONTAINER_NAME
 DEFAULT_FRONTEND_SIDECAR_CONTAINER_NAME = consts.FRONTEND_SIDECAR_CONTAINER_NAME
@@ -106,7 +105,7 @@ def convert_from_dynamo_component_deployment_shared_spec(
         epp = src["eppConfig"]
         dst["eppConfig"] = {k: _clone(epp[k]) for k in ("configMapRef", "config") if k in epp}
     shm = src.get("sharedMemory")
-    if shm is not None and (shm.get("disabled") or not _quantity_is_zero(shm.get("size"))):
+    if shm is not None and (shm.get("disabled") or not quantity_is_zero(shm.get("size"))):
         dst["sharedMemorySize"] = "0" if shm.get("disabled") else shm["size"]
     for vm in src.get("volumeMounts") or []:
         if vm.get("useAsCompilationCache"):
@@ -135,11 +134,6 @@ def convert_from_dynamo_component_deployment_shared_spec(
         # A flat resources quantity (the only pathless refusal) names its service field.
         raise NotReproducedError(err.message, (*path, "resources")) from err
     return dst
-
-
-def _quantity_is_zero(q: str | None) -> bool:
-    # Sparse quantities are canonical text, and Go's canonical zero is "0".
-    return q is None or q == "0"
 
 
 def convert_from_provider_override(src: dict[str, Any]) -> dict[str, Any]:
@@ -335,10 +329,8 @@ def _merge_extra_pod_spec_main_container(
     base_envs = base.get("env")
     dedicated_mounts = _clone(base.get("volumeMounts") or [])
     main["name"] = MAIN_CONTAINER_NAME
-    merged: dict[str, Any] = mergo_merge(
-        base, main, _CONTAINER, (*path, "extraPodSpec", "mainContainer")
-    )
-    _set(merged, "env", merge_envs(base_envs, main.get("env")))
+    merged: dict[str, Any] = merge(base, main, _CONTAINER, (*path, "extraPodSpec", "mainContainer"))
+    _set(merged, "env", v1alpha1_merge_envs(base_envs, main.get("env")))
     # The v1alpha1 renderer put extraPodSpec.mainContainer's mounts first, then the
     # service-level ones; mergo would have replaced the list.
     mounts = _clone(main.get("volumeMounts")) if main.get("volumeMounts") is not None else None
@@ -350,8 +342,9 @@ def _merge_extra_pod_spec_main_container(
     return merged
 
 
-def merge_envs(common: list[Any] | None, specific: list[Any] | None) -> list[Any] | None:
-    """mergeEnvs: ``common`` then ``specific``, one entry per name, ``specific`` winning."""
+def v1alpha1_merge_envs(common: list[Any] | None, specific: list[Any] | None) -> list[Any] | None:
+    """v1alpha1 mergeEnvs (dynamo.MergeEnvs, which sorts, is graph_env.merge_envs):
+    ``common`` then ``specific``, one entry per name, ``specific`` winning."""
     out: list[Any] = []
     seen: dict[str, int] = {}
     for env in common or []:
@@ -448,11 +441,12 @@ def resources_from_native(r: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
-def _resource_item_from_list(rl: dict[str, str] | None) -> dict[str, Any] | None:
+def _resource_item_from_list(rl: dict[str, Any] | None) -> dict[str, Any] | None:
     if not rl:
         return None
     out: dict[str, Any] = {}
-    for name, value in rl.items():
+    for name, q in rl.items():
+        value = quantity_text(q, ("resources", name))  # q.String()
         if name == "cpu":
             out["cpu"] = value
         elif name == "memory":
@@ -477,26 +471,30 @@ def resources_need_preservation(r: dict[str, Any] | None) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def pod_spec_is_zero(pod: dict[str, Any] | None) -> bool:
+    """podSpecIsZero: a nil pod spec, or one Semantic.DeepEqual to the zero PodSpec."""
+    return pod is None or is_semantic_zero(pod, _POD_SPEC)
+
+
 def extra_pod_spec_is_zero(eps: dict[str, Any] | None) -> bool:
     """extraPodSpecIsZero: no pod-spec field and an empty main container."""
     if eps is None:
         return True
-    return is_semantic_zero(_pod_spec_part(eps), _POD_SPEC) and container_is_empty(
-        eps.get("mainContainer")
-    )
+    return pod_spec_is_zero(_pod_spec_part(eps)) and container_is_empty(eps.get("mainContainer"))
 
 
-def _extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
-    if eps is None:
+def extra_pod_spec_only_preserves_main_container_name(eps: dict[str, Any] | None) -> bool:
+    """extraPodSpecOnlyPreservesMainContainerName: a zero pod spec and a named empty main."""
+    if eps is None or not pod_spec_is_zero(_pod_spec_part(eps)):
         return False
-    if extra_pod_spec_is_zero(eps):
-        return True
     main = eps.get("mainContainer")
-    return (
-        main is not None
-        and bool(main.get("name"))
-        and is_semantic_zero(_pod_spec_part(eps), _POD_SPEC)
-        and container_is_empty(main)
+    return main is not None and bool(main.get("name")) and container_is_empty(main)
+
+
+def extra_pod_spec_needs_preservation(eps: dict[str, Any] | None) -> bool:
+    """extraPodSpecNeedsPreservation: a zero record, or one holding only the main's name."""
+    return eps is not None and (
+        extra_pod_spec_is_zero(eps) or extra_pod_spec_only_preserves_main_container_name(eps)
     )
 
 
@@ -510,12 +508,12 @@ def _frontend_sidecar_conflict(src: dict[str, Any]) -> bool:
     )
 
 
-def _shared_memory_needs_preservation(shm: dict[str, Any] | None) -> bool:
+def shared_memory_needs_preservation(shm: dict[str, Any] | None) -> bool:
     if shm is None:
         return False
     if shm.get("disabled"):
-        return not _quantity_is_zero(shm.get("size"))
-    return _quantity_is_zero(shm.get("size"))
+        return not quantity_is_zero(shm.get("size"))
+    return quantity_is_zero(shm.get("size"))
 
 
 def _volume_mounts_round_trip(mounts: list[dict[str, Any]]) -> bool:
@@ -548,12 +546,12 @@ def save_shared_alpha_only_spec(
     mounts = src.get("volumeMounts") or []
     if mounts and not _volume_mounts_round_trip(mounts):
         keep("volumeMounts", src["volumeMounts"])
-    if _shared_memory_needs_preservation(src.get("sharedMemory")):
+    if shared_memory_needs_preservation(src.get("sharedMemory")):
         keep("sharedMemory", src["sharedMemory"])
     meta = src.get("extraPodMetadata")
     if meta is not None and not meta.get("annotations") and not meta.get("labels"):
         keep("extraPodMetadata", meta)
-    if _extra_pod_spec_needs_preservation(src.get("extraPodSpec")) or _frontend_sidecar_conflict(
+    if extra_pod_spec_needs_preservation(src.get("extraPodSpec")) or _frontend_sidecar_conflict(
         src
     ):
         keep("extraPodSpec", src.get("extraPodSpec"))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.encoding_json import json_kind
 from renderer.operator import consts
 from renderer.operator.admission.errors import NotReproducedError
 
@@ -92,18 +93,6 @@ _COMPLETE = frozenset(
 )
 
 
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 class _TypeError(Exception):
     def __init__(self, value: str, struct: str, path: str, go_type: str) -> None:
         super().__init__(
@@ -148,7 +137,7 @@ def _decode_struct(obj: dict[str, Any], struct: str, path: str, root: str) -> No
 
 def _decode_field(item: Any, field: tuple[str, str, str | None], root: str, path: str) -> None:
     kind, go_type, table = field
-    got = _json_kind(item)
+    got = json_kind(item)
     if kind == "string":
         if got != "string":
             raise _TypeError(got, root, path, go_type)

@@ -6,7 +6,7 @@ v1beta1) and returns the *admitted DGD*: the v1beta1 object as Go's ``json.Marsh
 
 1. ``metadata.namespace`` = ``namespace`` when the DGD has none;
 2. the DGD CRD's defaults for the input's version (crd_defaults), then ``json.Unmarshal``
-   into that version's Go type (dgd_types: unknown fields dropped);
+   into that version's Go type (goruntime.encoding_json: unknown fields dropped);
 3. for v1alpha1, the conversion webhook (conversion.convert_to);
 4. the mutating webhook (defaulting.default);
 5. the v1beta1 CRD defaults again, on the marshalled object, and a fresh decode;
@@ -79,23 +79,18 @@ def admit_with_warnings(
     ``allow_checkpoint_with_interpod_gms`` is the validation module's deliberate
     difference (on by default); False gives the pinned operator's refusal.
     """
+    from renderer.goruntime.encoding_json import DecodeError, decode, encode
+    from renderer.goruntime.typetable import dgd_roots, struct_type
     from renderer.operator.admission import defaulting, validation
     from renderer.operator.admission.conversion import convert_to
     from renderer.operator.admission.crd_defaults import apply_crd_defaults
-    from renderer.operator.admission.dgd_types import (
-        DecodeError,
-        decode,
-        encode,
-        strip_value_structs,
-        table,
-    )
     from renderer.operator.config import OperatorConfig
+    from renderer.operator.v1beta1_marshal import normalize_v1beta1_json
 
     cfg = config if config is not None else OperatorConfig()
     version = input_version(dgd)
-    roots = table()["roots"]
-    root = {"kind": "struct", "name": roots[version]}
-    hub_root = {"kind": "struct", "name": roots["v1beta1"]}
+    root = struct_type(dgd_roots()[version])
+    hub_root = struct_type(dgd_roots()["v1beta1"])
 
     raw = deep_copy(dgd)
     metadata = raw.get("metadata")
@@ -117,9 +112,9 @@ def admit_with_warnings(
         hub = typed
     hub = defaulting.default(hub, cfg)
 
-    wire = strip_value_structs(encode(hub, hub_root), hub_root)
+    wire = normalize_v1beta1_json(encode(hub, hub_root), hub_root)
     hub = decode(apply_crd_defaults(wire, "v1beta1"), hub_root) or {}
-    admitted: dict[str, Any] = strip_value_structs(encode(hub, hub_root), hub_root)
+    admitted: dict[str, Any] = normalize_v1beta1_json(encode(hub, hub_root), hub_root)
     if "metadata" not in admitted:
         admitted["metadata"] = {}  # marshal.go keeps the object envelope
 
