@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from renderer.binding import quantity
+from renderer.goruntime import quantity
 
 VECTORS = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "quantity.jsonl"
 TYPICAL = ["1", "500m", "2", "250m", "4Gi", "512Mi", "1Gi", "100m", "8", "16Gi", "0.5", "1.5Gi"]

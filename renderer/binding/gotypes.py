@@ -377,11 +377,11 @@ class MarshalerCodec(Codec):
 
 
 def _quantity_module() -> Any:
-    """renderer.binding.quantity (its own module and owner), or None when it is missing."""
+    """renderer.goruntime.quantity (its own module and owner), or None when it is missing."""
     import importlib
 
     try:
-        return importlib.import_module("renderer.binding.quantity")
+        return importlib.import_module("renderer.goruntime.quantity")
     except ImportError:
         return None
 
@@ -404,7 +404,7 @@ def _decode_quantity(value: Any, path: Path, ctx: DecodeContext) -> str:
 def _decode_time(value: Any, path: Path, ctx: DecodeContext) -> str:
     if type(value) is not str:
         raise ctx.type_error(path, "an RFC 3339 timestamp string", value)
-    from renderer.binding.gotime import TimeFormatError, marshal_time
+    from renderer.goruntime.gotime import TimeFormatError, marshal_time
 
     try:
         return marshal_time(value)

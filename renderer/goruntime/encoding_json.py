@@ -311,7 +311,7 @@ def _json_number(value: float) -> float | int:
 def _decode_special(value: Any, t: dict[str, Any], path: PathTuple) -> Any:
     how = t["marshaler"]
     if how == "quantity":
-        from renderer.binding.quantity import FORMAT_ERROR, QuantityError, marshal_quantity
+        from renderer.goruntime.quantity import FORMAT_ERROR, QuantityError, marshal_quantity
 
         if not isinstance(value, str | int | float):
             raise DecodeError(FORMAT_ERROR, path)  # Quantity.UnmarshalJSON on the raw text
@@ -471,7 +471,7 @@ def _encode_special(value: Any, t: dict[str, Any], path: PathTuple) -> Any:
             raise NotReproducedError(f"{value} does not fit in int32", path)
         return value
     if how == "time":
-        from renderer.binding.gotime import TimeFormatError, marshal_time
+        from renderer.goruntime.gotime import TimeFormatError, marshal_time
 
         if not isinstance(value, str):
             raise _kind_error("a timestamp", value, path)
@@ -498,7 +498,7 @@ def _sorted_json(value: Any) -> Any:
 
 def quantity_text(value: Any, path: PathTuple | str = ()) -> str:
     """Go's canonical text for a resource.Quantity (what MarshalJSON writes, unquoted)."""
-    from renderer.binding.quantity import QuantityError, marshal_quantity
+    from renderer.goruntime.quantity import QuantityError, marshal_quantity
 
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise _kind_error("a quantity", value, path)

@@ -82,7 +82,7 @@ def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
     """A Quantity's exact value and its canonical text (what ``q.String()`` prints)."""
     from fractions import Fraction
 
-    from renderer.binding.quantity import QuantityError, marshal_quantity
+    from renderer.goruntime.quantity import QuantityError, marshal_quantity
 
     try:
         text = marshal_quantity(value)

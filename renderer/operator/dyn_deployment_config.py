@@ -144,7 +144,7 @@ def parse_service_args(entry: Any) -> tuple[int | None, JSON | None]:
 
 
 def _quantity(value: str, name: str) -> str:
-    from renderer.binding.quantity import QuantityError, marshal_quantity
+    from renderer.goruntime.quantity import QuantityError, marshal_quantity
     from renderer.goruntime.strconv import quote as go_quote
     from renderer.operator.graph_errors import DCDGenerationError
 

@@ -20,8 +20,8 @@ from renderer.binding import (
     parse_binding,
     verify_binding,
 )
-from renderer.binding.quantity import QuantityError, marshal_quantity
 from renderer.errors import BindingError, BindingFormatError
+from renderer.goruntime.quantity import QuantityError, marshal_quantity
 from renderer.lint.checks import rule_of_reason
 from renderer.source import SourceObject, load_bytes
 

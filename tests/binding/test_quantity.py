@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import VECTORS
 
-from renderer.binding.quantity import (
+from renderer.gojson import format_number
+from renderer.goruntime.quantity import (
     FORMAT_ERROR,
     MAX_DIGITS,
     MAX_RESCALE,
@@ -23,7 +24,6 @@ from renderer.binding.quantity import (
     marshal_quantity,
     marshal_quantity_text,
 )
-from renderer.gojson import format_number
 
 VECTORS = VECTORS / "quantity.jsonl"
 ROWS: list[dict[str, Any]] = [

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderer.binding.quantity import (
+from renderer.goruntime.quantity import (
     FORMAT_ERROR,
     NUMERIC_ERROR,
     SUFFIX_ERROR,

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from paths import VECTORS
 
 from renderer.binding import bind
-from renderer.binding.gotime import marshal_time
 from renderer.errors import BindingError
+from renderer.goruntime.gotime import marshal_time
 from renderer.source import SourceObject, load_bytes
 
 EXPECTED = {

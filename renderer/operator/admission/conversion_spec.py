@@ -391,7 +391,7 @@ def resources_to_native(r: dict[str, Any]) -> dict[str, Any]:
 
 def _parse_quantity(text: str) -> str | None:
     """resource.ParseQuantity(text).String(), or None where Go fails to parse."""
-    from renderer.binding.quantity import QuantityError, marshal_quantity_text
+    from renderer.goruntime.quantity import QuantityError, marshal_quantity_text
 
     if not text or text != text.strip():
         return None

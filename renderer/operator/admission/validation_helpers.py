@@ -151,7 +151,7 @@ def quantity_value(value: Any) -> Fraction:
     """The exact number a resource.Quantity holds (``value`` as the DGD JSON has it)."""
     from fractions import Fraction  # only a DGD whose validation compares quantities
 
-    from renderer.binding.quantity import marshal_quantity
+    from renderer.goruntime.quantity import marshal_quantity
 
     text = marshal_quantity(value)
     i = 0
@@ -168,7 +168,7 @@ def quantity_value(value: Any) -> Fraction:
 
 def quantity_string(value: Any) -> str:
     """Quantity.String(): the canonical text."""
-    from renderer.binding.quantity import marshal_quantity
+    from renderer.goruntime.quantity import marshal_quantity
 
     return marshal_quantity(value)
 
