@@ -28,6 +28,7 @@ from typing import Any
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
 from renderer.errors import BindingError
 from renderer.gojson import encode_string
+from renderer.goruntime.typetable import is_empty
 from renderer.record import Record
 from renderer.source.model import Path, SourceObject
 
@@ -100,7 +101,6 @@ class Codec:
     """One Go type: how a JSON value decodes into it and how Go encodes it back."""
 
     nilable = False  # pointer, slice or map: JSON null is a nil value
-    zero_empty = True  # omitempty drops the zero value (false for struct kinds)
     zero_text = ""
 
     def decode(self, value: Any, path: Path, ctx: DecodeContext) -> Any:
@@ -258,12 +258,13 @@ class MapCodec(Codec):
 
 
 class Field(Record):
-    _fields = ("json", "prefix", "omitempty", "omitzero", "codec")
+    _fields = ("json", "prefix", "omitempty", "omitzero", "codec", "zero_empty")
     json: str
     prefix: str  # the encoded key and colon, computed once
     omitempty: bool
     omitzero: bool
     codec: Codec
+    zero_empty: bool  # omitempty drops the type's zero value (goruntime's rule)
 
     def __init__(
         self,
@@ -272,17 +273,18 @@ class Field(Record):
         omitempty: bool,
         omitzero: bool,
         codec: Codec,
+        *,
+        zero_empty: bool,
     ) -> None:
         self.json = json
         self.prefix = prefix
         self.omitempty = omitempty
         self.omitzero = omitzero
         self.codec = codec
+        self.zero_empty = zero_empty
 
 
 class StructCodec(Codec):
-    zero_empty = False  # Go never treats a struct value as empty
-
     fields: tuple[Field, ...]
     by_name: dict[str, Field]
 
@@ -311,7 +313,7 @@ class StructCodec(Codec):
         texts: list[str | None] = []
         for spec in self.fields:
             codec = spec.codec
-            skipped = (spec.omitempty and codec.zero_empty) or spec.omitzero
+            skipped = (spec.omitempty and spec.zero_empty) or spec.omitzero
             texts.append(None if skipped else spec.prefix + codec.zero_json())
         self._absent = tuple(texts)
         return self._absent
@@ -359,8 +361,6 @@ class StructCodec(Codec):
 
 class MarshalerCodec(Codec):
     """A type with its own MarshalJSON: decoded straight to its final JSON text."""
-
-    zero_empty = False  # a struct kind: omitempty never drops it
 
     def __init__(self, zero_text: str, decoder: Callable[[Any, Path, DecodeContext], str]) -> None:
         self.zero_text = zero_text
@@ -489,6 +489,7 @@ class TypeTable:
                     omitempty=bool(spec.get("omitempty")),
                     omitzero=bool(spec.get("omitzero")),
                     codec=field_codec,
+                    zero_empty=is_empty(None, spec["type"]),
                 )
             )
         codec.fields = tuple(fields)
@@ -531,7 +532,7 @@ def type_table() -> TypeTable:
     """The compiled table, loaded from package data on first use."""
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable data
     if _TABLE is None:
-        from renderer.packagedata import data_json
+        from renderer.goruntime.typetable import document
 
-        _TABLE = TypeTable(data_json(TABLE_RESOURCE))  # shared parse: read, never changed
+        _TABLE = TypeTable(document(TABLE_RESOURCE))  # the operator port's parse too
     return _TABLE
