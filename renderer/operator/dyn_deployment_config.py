@@ -13,7 +13,6 @@ random map order would decide the result, raise :class:`NotReproducedError`.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from renderer.operator import consts as c
@@ -24,26 +23,13 @@ _PATH = "DYN_DEPLOYMENT_CONFIG"
 
 
 def _go_any(value: Any) -> str:
-    """json.Marshal of a value decoded into ``any`` (objects sorted, numbers float64)."""
-    from renderer.gojson import encode_string, format_float
+    """json.Marshal of the config decoded into ``any`` (objects sorted, numbers float64)."""
+    from renderer.goruntime.encoding_json import marshal_any
 
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        number = float(value)
-        if math.isinf(number) or math.isnan(number):
-            raise NotReproducedError("a number outside float64 range", _PATH)
-        return format_float(number)
-    if isinstance(value, str):
-        return encode_string(value)
-    if isinstance(value, list):
-        return "[" + ",".join(_go_any(v) for v in value) + "]"
-    if isinstance(value, dict):
-        keys = sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass"))
-        return "{" + ",".join(encode_string(k) + ":" + _go_any(value[k]) for k in keys) + "}"
-    raise NotReproducedError(f"unexpected JSON value {value!r}", _PATH)
+    try:
+        return marshal_any(value, float64_numbers=True)
+    except (ValueError, OverflowError):
+        raise NotReproducedError("a number outside float64 range", _PATH) from None
 
 
 def _loads(raw: str) -> Any:

@@ -203,6 +203,7 @@ def build(  # one loop over events keeps the per-node cost low
     nodes_before: int = 0,
     max_documents: int | None = None,
     aliases_before: tuple[int, int] = (0, 0),
+    unstructured: bool = True,
 ) -> Iterator[Document]:
     """Yield the documents of an event stream. Raises BuildError (0-based, offsets applied).
 
@@ -211,6 +212,8 @@ def build(  # one loop over events keeps the per-node cost low
     (go-yaml accepts `\\'`, libyaml does not); they are turned back into `'` here.
     `nodes_before` and `aliases_before` are what earlier parts of the file used of the
     node and alias budgets, which are per file: no document resets them.
+    `unstructured`: integers past int64 become the float64 kubectl sends (the objects);
+    False keeps go-yaml's uint64, as YAMLToJSON writes it (the YAML-reading vectors).
     """
     check_slash = "\\/" in text
     doc_index = doc_offset - 1
@@ -267,7 +270,7 @@ def build(  # one loop over events keeps the per-node cost low
             if not stack:  # a scalar document
                 if value.__class__ is float and not isfinite(value):
                     raise _unsupported(value, node_mark, line_offset)
-                if value.__class__ is int and value > _INT64_MAX:
+                if value.__class__ is int and value > _INT64_MAX and unstructured:
                     value = float(value)  # a uint64: see the mapping value below
                 doc = Document(doc_index, value, node_mark, key_marks, value_marks, value_spans)
                 continue
@@ -420,7 +423,7 @@ def build(  # one loop over events keeps the per-node cost low
             path = (*top.path, len(container))
             if value.__class__ is float and not isfinite(value):
                 raise _unsupported(value, node_mark, line_offset)
-            if value.__class__ is int and value > _INT64_MAX:
+            if value.__class__ is int and value > _INT64_MAX and unstructured:
                 value = float(value)  # a uint64: see the mapping value below
             value_marks[path] = node_mark
             container.append(value)
@@ -467,9 +470,10 @@ def build(  # one loop over events keeps the per-node cost low
             continue
         if value.__class__ is float and not isfinite(value):
             raise _unsupported(value, node_mark, line_offset)
-        if value.__class__ is int and value > _INT64_MAX:
-            # go-yaml reads it as a uint64, and kubectl's JSON decoding of the object takes a
-            # number beyond int64 as a float64: the cluster gets the float.
+        if value.__class__ is int and value > _INT64_MAX and unstructured:
+            # go-yaml reads it as a uint64 and YAMLToJSON writes it exactly, but kubectl's
+            # decoding of the object (unstructured) holds a number beyond int64 as a float64:
+            # the cluster gets the float. `unstructured=False` gives YAMLToJSON's value.
             value = float(value)
         value_marks[top.key_path] = node_mark
         top.container[key] = value

@@ -199,6 +199,7 @@ def _documents(
     nodes_before: int = 0,
     max_documents: int | None = None,
     aliases_before: tuple[int, int] = (0, 0),
+    unstructured: bool = True,
 ) -> Generator[Document, None, None]:
     """Documents of one run of text, working around two places where libyaml is stricter
     than go-yaml: `:` inside flow plain scalars (`[2025-06-01T00:00:00Z]`), which ruamel's
@@ -231,6 +232,7 @@ def _documents(
                 nodes_before=nodes_before,
                 max_documents=max_documents,
                 aliases_before=aliases_before,
+                unstructured=unstructured,
             ):
                 seen += 1
                 if seen > yielded:
@@ -521,5 +523,6 @@ def iter_values(
         max_depth=max_depth,
         max_nodes=limits.max_nodes(),
         max_documents=limits.max_documents(),
+        unstructured=False,
     ):
         yield doc.value

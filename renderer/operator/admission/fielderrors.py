@@ -168,22 +168,9 @@ def format_bad_value(value: Any) -> str:
 
 def go_json(value: Any) -> str:
     """Compact json.Marshal text (HTML-safe strings, map keys sorted)."""
-    from renderer.gojson import encode_string, format_number
+    from renderer.goruntime.encoding_json import marshal_any
 
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return format_number(value)
-    if isinstance(value, str):
-        return encode_string(value)
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(go_json(v) for v in value) + "]"
-    if isinstance(value, dict):
-        items = sorted(value.items())
-        return "{" + ",".join(encode_string(k) + ":" + go_json(v) for k, v in items) + "}"
-    raise TypeError(f"no Go JSON form for {type(value).__name__}")
+    return marshal_any(value)
 
 
 def aggregate_text(errs: list[FieldError]) -> tuple[str, list[FieldError]]:
