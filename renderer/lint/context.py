@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from renderer.errors import BindingFormatError
-from renderer.gojson import encode_string
+from renderer.goruntime.encoding_json import marshal_any
 from renderer.lint.sites import (
     MAP_PATH,
     Copy,
@@ -200,10 +200,7 @@ class LintContext(Record):
                 entries[workload.clique] = current
         if not entries:
             return None
-        body = ",".join(
-            f"{encode_string(k)}:{encode_string(v)}" for k, v in sorted(entries.items())
-        )
-        return "{" + body + "}"
+        return marshal_any(entries)
 
     def pcs_of(self, copy: Copy) -> PcsSites | None:
         if copy.path != MAP_PATH:

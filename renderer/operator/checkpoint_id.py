@@ -165,17 +165,10 @@ def compute_identity_hash(identity: JSON) -> str:
     if not isinstance(extra, dict):
         raise CheckpointDecodeError(("spec", "identity", "extraParameters"), "an object", extra)
     if extra:
-        keys = sorted(extra, key=lambda k: k.encode("utf-8", "surrogatepass"))
-        parts.append(
-            '"extraParameters":{'
-            + ",".join(
-                encode_string(k)
-                + ":"
-                + encode_string(_go_string(wrapped, "spec", "identity", "extraParameters", k))
-                for k in keys
-            )
-            + "}"
-        )
+        from renderer.goruntime.encoding_json import marshal_any
+
+        strings = {k: _go_string(wrapped, "spec", "identity", "extraParameters", k) for k in extra}
+        parts.append('"extraParameters":' + marshal_any(strings))
     data = "{" + ",".join(parts) + "}"
     return sha256_hex(data.encode("utf-8"))[:16]
 

@@ -213,10 +213,9 @@ def worker_hash_document(dcds: dict[str, JSON]) -> str:
 
 
 def _string_map(value: dict[str, str]) -> str:
-    from renderer.gojson import encode_string
+    from renderer.goruntime.encoding_json import marshal_any
 
-    keys = sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass"))
-    return "{" + ",".join(encode_string(k) + ":" + encode_string(value[k]) for k in keys) + "}"
+    return marshal_any(value)
 
 
 def compute_dgd_workers_spec_hash(dgd: JSON | None) -> str:

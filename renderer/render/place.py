@@ -21,10 +21,10 @@ Annotation maps are kept in key order, as Go writes a map.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from renderer.constants import DCD_KIND
+from renderer.goruntime.encoding_json import marshal_any
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,
@@ -170,5 +170,5 @@ def place_on_pcs(pcs: JSON, bindings: dict[str, str], names: dict[str, str] | No
         _keep_name(clique, labels, name)
         entries[str(clique["name"])] = binding
     if entries:
-        value = json.dumps(entries, sort_keys=True, separators=(",", ":"))
+        value = marshal_any(entries)  # compact, keys sorted: as lint reads it back
         _annotate(_child(pcs, "metadata"), BINDINGS_MAP_KEY, value)
