@@ -516,47 +516,6 @@ def quantity_is_zero(value: Any) -> bool:
     return number is None or set(number.group(1)) <= {"0", "."}
 
 
-def _utf8_key(key: str) -> bytes:
-    return key.encode("utf-8", "surrogatepass")
-
-
-def marshal_any(value: Any, *, float64_numbers: bool = False) -> str:
-    """json.Marshal of an untyped value (``map[string]any``, ``[]any``, scalars): compact,
-    HTML-safe strings, map keys sorted by their UTF-8 bytes. Integers are written as the
-    int64 they are in an unstructured object; ``float64_numbers`` writes every number as
-    the float64 json.Unmarshal into ``any`` makes of it. ValueError for NaN or an infinity
-    (Go has no JSON text for them), TypeError for a value JSON does not hold.
-
-    Recursive, one frame per level (plain loops, no generator frames): readers cap nesting
-    (256 levels) well below Python's recursion limit."""
-    from renderer.gojson import encode_string, format_float
-
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return encode_string(value)
-    if isinstance(value, int):
-        return format_float(float(value)) if float64_numbers else str(value)
-    if isinstance(value, float):
-        return format_float(value)
-    if isinstance(value, list | tuple):
-        items = []
-        for item in value:
-            items.append(marshal_any(item, float64_numbers=float64_numbers))
-        return "[" + ",".join(items) + "]"
-    if isinstance(value, dict):
-        members = []
-        for key in sorted(value, key=_utf8_key):
-            text = marshal_any(value[key], float64_numbers=float64_numbers)
-            members.append(encode_string(key) + ":" + text)
-        return "{" + ",".join(members) + "}"
-    raise TypeError(f"no Go JSON form for {type(value).__name__}")
-
-
 def dumps(wire: Any) -> str:
     """The compact bytes Go writes for an encoded value (HTML-safe escaping)."""
     from renderer.gojson import encode_string, format_number

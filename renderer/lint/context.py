@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from renderer.errors import BindingFormatError
-from renderer.goruntime.encoding_json import marshal_any
+from renderer.gojson import marshal_any
 from renderer.lint.sites import (
     MAP_PATH,
     Copy,

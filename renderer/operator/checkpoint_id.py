@@ -165,7 +165,7 @@ def compute_identity_hash(identity: JSON) -> str:
     if not isinstance(extra, dict):
         raise CheckpointDecodeError(("spec", "identity", "extraParameters"), "an object", extra)
     if extra:
-        from renderer.goruntime.encoding_json import marshal_any
+        from renderer.gojson import marshal_any
 
         strings = {k: _go_string(wrapped, "spec", "identity", "extraParameters", k) for k in extra}
         parts.append('"extraParameters":' + marshal_any(strings))

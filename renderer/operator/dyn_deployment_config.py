@@ -24,7 +24,7 @@ _PATH = "DYN_DEPLOYMENT_CONFIG"
 
 def _go_any(value: Any) -> str:
     """json.Marshal of the config decoded into ``any`` (objects sorted, numbers float64)."""
-    from renderer.goruntime.encoding_json import marshal_any
+    from renderer.gojson import marshal_any
 
     try:
         return marshal_any(value, float64_numbers=True)

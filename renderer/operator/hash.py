@@ -213,7 +213,7 @@ def worker_hash_document(dcds: dict[str, JSON]) -> str:
 
 
 def _string_map(value: dict[str, str]) -> str:
-    from renderer.goruntime.encoding_json import marshal_any
+    from renderer.gojson import marshal_any
 
     return marshal_any(value)
 

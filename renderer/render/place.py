@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderer.constants import DCD_KIND
-from renderer.goruntime.encoding_json import marshal_any
+from renderer.gojson import marshal_any
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,

@@ -3,6 +3,6 @@ Go runtime's json.Marshal of an unstructured value."""
 
 from __future__ import annotations
 
-from renderer.goruntime.encoding_json import marshal_any as to_go_json
+from renderer.gojson import marshal_any as to_go_json
 
 __all__ = ["to_go_json"]

@@ -168,7 +168,7 @@ def format_bad_value(value: Any) -> str:
 
 def go_json(value: Any) -> str:
     """Compact json.Marshal text (HTML-safe strings, map keys sorted)."""
-    from renderer.goruntime.encoding_json import marshal_any
+    from renderer.gojson import marshal_any
 
     return marshal_any(value)
 
