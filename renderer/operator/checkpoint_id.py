@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renderer.gojson import encode_string
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
-from renderer.operator.errors import OperatorError
+from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.record import Record
 from renderer.sha256 import sha256_hex
 
@@ -70,8 +71,6 @@ def dgd_checkpoint_id(
     namespace: str, dgd_name: str, dgd_uid: str, component_name: str, worker_hash: str
 ) -> str:
     """DGDCheckpointID: hex(sha256(json.Marshal(struct)))[:32], Go field order and omitempty."""
-    from renderer.gojson import encode_string
-
     parts = []
     if namespace:
         parts.append('"namespace":' + encode_string(namespace))
@@ -92,7 +91,6 @@ def checkpoint_name(checkpoint_id: str) -> str:
 
 def compute_identity_hash(identity: JSON) -> str:
     """ComputeIdentityHash: sha256 of the normalized identity, first 16 hex characters."""
-    from renderer.gojson import encode_string
 
     def text(key: str) -> str:
         value = identity.get(key) or ""
@@ -328,8 +326,8 @@ def resolve_component_checkpoint(
     ``config`` is the operator configuration the checkpoint job pod spec is rendered with
     (None: Go's empty configuration).
     """
-    from renderer.operator.gms import OverlayError, overlay_clients
-    from renderer.operator.graph_dcd import is_worker_component
+    from renderer.operator.gms import OverlayError, overlay_clients  # noqa: PLC0415 - the pod-spec emulation only for a component with checkpointing enabled (off a lint's path)
+    from renderer.operator.graph_dcd import is_worker_component  # noqa: PLC0415 - the pod-spec emulation only for a component with checkpointing enabled (off a lint's path)
 
     cfg = _component_checkpoint(component)
     if cfg is None:
@@ -423,7 +421,7 @@ def resolve_component_checkpoint(
 
 def _auto_checkpoint_gms(component: JSON, cfg: JSON) -> JSON | None:
     """createCheckpointCR's GMS spec: the component's, with the checkpoint job's clients."""
-    from renderer.operator.gms import to_alpha_spec
+    from renderer.operator.gms import to_alpha_spec  # noqa: PLC0415 - the pod-spec emulation only for an auto checkpoint (off a lint's path)
 
     spec = to_alpha_spec((component.get("experimental") or {}).get("gpuMemoryService"))
     if spec is None:
@@ -439,12 +437,11 @@ def _auto_checkpoint_problem(
     dgd: JSON, component: JSON, cfg: JSON, checkpoint_id: str, config: OperatorConfig | None
 ) -> str | None:
     """createCheckpointCR's checks before it creates or reads the object (None: passes)."""
-    from renderer.operator.backend import (
+    from renderer.operator.backend import (  # noqa: PLC0415 - the pod-spec emulation only for an auto checkpoint (off a lint's path)
         BackendError,
         get_backend_framework_from_component,
         parse_backend_framework,
     )
-    from renderer.operator.errors import NotReproducedError
 
     name = component.get("name", "")
     try:
@@ -495,9 +492,9 @@ def _gms_claim_template_problem(  # noqa: PLR0917 - createCheckpointCR's locals
     role); a count above zero needs the DeviceClass, which the oracle's empty cluster does
     not hold, so the controller stops there.
     """
-    from renderer.operator import dra
-    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError
-    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component
+    from renderer.operator import dra  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
+    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
+    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
 
     meta = _meta(dgd)
     name = component.get("name", "")
@@ -569,7 +566,7 @@ def resolve_dgd_checkpoints(
 
 def apply_checkpoint_startup_policy(dcd: JSON, info: JSON | None) -> None:
     """applyCheckpointStartupPolicy: checkpointRef, the WaitForCheckpoint gate, restore metadata."""
-    from renderer.operator.graph_grove_meta import apply_restore_candidate_metadata
+    from renderer.operator.graph_grove_meta import apply_restore_candidate_metadata  # noqa: PLC0415 - Grove metadata only when a DCD restores from a checkpoint (off a lint's path)
 
     if dcd is None or not info or not info.get("Enabled"):
         return

@@ -10,6 +10,7 @@ module does not reproduce are refused by ``check_restorable`` with the annotatio
 from __future__ import annotations
 
 from renderer.jsoncopy import deep_copy
+from renderer.operator.admission.conversion_spec import has_pod_template_content
 from renderer.operator.dcd_alpha import (
     ANN_DGD_SPEC,
     FRONTEND_SIDECAR,
@@ -24,6 +25,8 @@ from renderer.operator.dcd_alpha import (
     shm_needs_preservation,
 )
 from renderer.operator.errors import NotReproducedError
+from renderer.operator.gomerge import merge_override
+from renderer.operator.typed_json import CORE_V1, semantic_equal, struct_fields
 
 _RESTORABLE = {
     "frontendSidecar",
@@ -156,8 +159,6 @@ def _hidden_int_or_string(base: Obj | None, src: Obj | None) -> bool:
 
 def _semantic_main(spec: Obj) -> Obj:
     """semanticMainContainer: dedicated fields merged under extraPodSpec.mainContainer."""
-    from renderer.operator.gomerge import merge_override
-
     main: Obj = {"name": MAIN}
     if spec.get("resources") is not None:
         main["resources"] = resources_to_native(spec["resources"])
@@ -210,8 +211,6 @@ def _restore_main_container_field_origins(dst: Obj, preserved: Obj, main_present
     wanted = _semantic_main(preserved)
 
     def same(key: str) -> bool:
-        from renderer.operator.typed_json import semantic_equal
-
         hidden_current = key in current.get(_HIDDEN, ())
         hidden_wanted = key in wanted.get(_HIDDEN, ())
         if hidden_current and hidden_wanted:
@@ -300,8 +299,6 @@ def _restorable_cache_mounts(src: Obj, preserved: Obj) -> list[Obj]:
     """restorablePreservedCompilationCacheMounts: the first cache mount if the live cache
     is still it; a secondary one while a projected main container still mounts it (or
     nothing projects one)."""
-    from renderer.operator.admission.conversion_spec import has_pod_template_content
-
     main = _main_mounts(src)
     projected = main is not None or has_pod_template_content(preserved, False)
     main_keys = {_native_key(m) for m in main or []}
@@ -396,13 +393,9 @@ def _restore_mount_origins(
 
 
 def _container_fields() -> list[Obj]:
-    from renderer.operator.typed_json import CORE_V1, struct_fields
-
     return struct_fields(CORE_V1 + "Container")
 
 
 def _requirements_equal(a: Obj, b: Obj) -> bool:
     """resourceRequirementsEqual (Semantic.DeepEqual: quantities by value)."""
-    from renderer.operator.typed_json import CORE_V1, semantic_equal
-
     return semantic_equal(a, b, {"kind": "struct", "name": CORE_V1 + "ResourceRequirements"})

@@ -14,6 +14,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
+from renderer.binding.quantity import QuantityError, marshal_quantity
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
@@ -80,9 +81,7 @@ def remove_gpu_resources(resources: JSON | None) -> None:
 
 def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
     """A Quantity's exact value and its canonical text (what ``q.String()`` prints)."""
-    from fractions import Fraction
-
-    from renderer.binding.quantity import QuantityError, marshal_quantity
+    from fractions import Fraction  # noqa: PLC0415 - fractions only for a DGD with DRA GPU claims
 
     try:
         text = marshal_quantity(value)

@@ -16,8 +16,14 @@ import json
 import math
 from typing import Any
 
+from renderer.binding.quantity import QuantityError, marshal_quantity
+from renderer.gojson import encode_string, format_float
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts as c
 from renderer.operator.errors import NotReproducedError
+from renderer.operator.graph_errors import DCDGenerationError
+from renderer.operator.typed_json import unmarshal
+from renderer.operator.v1beta1_helpers import get_main_container
 
 JSON = dict[str, Any]
 _PATH = "DYN_DEPLOYMENT_CONFIG"
@@ -25,8 +31,6 @@ _PATH = "DYN_DEPLOYMENT_CONFIG"
 
 def _go_any(value: Any) -> str:
     """json.Marshal of a value decoded into ``any`` (objects sorted, numbers float64)."""
-    from renderer.gojson import encode_string, format_float
-
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -47,8 +51,6 @@ def _go_any(value: Any) -> str:
 
 
 def _loads(raw: str) -> Any:
-    from renderer.operator.typed_json import unmarshal
-
     try:
         return unmarshal(raw, _PATH)
     except NotReproducedError:
@@ -144,10 +146,6 @@ def parse_service_args(entry: Any) -> tuple[int | None, JSON | None]:
 
 
 def _quantity(value: str, name: str) -> str:
-    from renderer.binding.quantity import QuantityError, marshal_quantity
-    from renderer.goruntime.strconv import quote as go_quote
-    from renderer.operator.graph_errors import DCDGenerationError
-
     try:
         text = marshal_quantity(value)
     except QuantityError as exc:  # resource.ParseQuantity's own error text
@@ -188,8 +186,6 @@ def apply_dyn_deployment_resources(container: JSON, resources: JSON | None) -> N
 
 def apply_dyn_deployment_config(dcd: JSON, frontend_port: int) -> None:
     """applyDynDeploymentConfig on a generated DCD (in place)."""
-    from renderer.operator.v1beta1_helpers import get_main_container
-
     spec = dcd["spec"]
     main = get_main_container(spec)
     if main is None:

@@ -17,11 +17,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower as _go_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
+from renderer.operator import dcd_alpha, graph_env
+from renderer.operator.backend import BackendError, backend_framework_for_generated_dcds
+from renderer.operator.dyn_deployment_config import apply_dyn_deployment_config
+from renderer.operator.graph_env import apply_dgd_template_defaults as apply
 from renderer.operator.graph_env import is_worker_component, merge_envs
 from renderer.operator.graph_errors import DCDGenerationError
+from renderer.operator.typed_json import printed
 from renderer.operator.v1beta1_helpers import (
     compute_dynamo_namespace,
     ensure_main_container,
@@ -148,8 +154,6 @@ def normalize_kube_resource_name(name: str) -> str:
 
 def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
     """applyDGDTemplateDefaults for the DCD path (no Grove topology domains)."""
-    from renderer.operator.graph_env import apply_dgd_template_defaults as apply
-
     apply(component, dgd, None)
     # corev1.EnvVar is a value: a DCD must not share env entries with the DGD or another DCD.
     main = get_main_container(component)
@@ -161,8 +165,6 @@ def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
 
 
 def _go_quote_list(items: list[str]) -> str:
-    from renderer.goruntime.strconv import quote as go_quote
-
     return "[" + " ".join(go_quote(i) for i in items) + "]"
 
 
@@ -196,8 +198,6 @@ def generate_dynamo_components_deployments(
     rolling_update_ctx: RollingUpdateContext,
 ) -> dict[str, JSON]:
     """GenerateDynamoComponentsDeployments: component name -> DCD (Go object form)."""
-    from renderer.operator.backend import BackendError, backend_framework_for_generated_dcds
-
     try:
         backend_framework = backend_framework_for_generated_dcds(parent_dgd)
     except BackendError as err:
@@ -228,8 +228,6 @@ def generate_dynamo_components_deployments(
 
 
 def _go_quote_one(text: str) -> str:
-    from renderer.goruntime.strconv import quote as go_quote
-
     return go_quote(text)
 
 
@@ -288,8 +286,6 @@ def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
 
     apply_dgd_template_defaults(spec, parent_dgd)
 
-    from renderer.operator import graph_env
-
     if graph_env.should_apply_kv_transfer_policy_to_worker_component(spec, parent_dgd):
         # The topology label controller reads these from the DCD and copies them to pods.
         kvt = parent_dgd["spec"]["experimental"]["kvTransferPolicy"]
@@ -311,8 +307,6 @@ def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
             c.PLANNER_SERVICE_ACCOUNT_NAME
         )
 
-    from renderer.operator.dyn_deployment_config import apply_dyn_deployment_config
-
     apply_dyn_deployment_config(deployment, c.DYNAMO_SERVICE_PORT)
 
     targets = rolling_update_ctx.new_worker_replica_targets_by_component
@@ -331,8 +325,6 @@ def apply_dgd_component_alpha_compatibility_to_dcd(
     parent_dgd: JSON, component_name: str, dcd: JSON
 ) -> None:
     """applyDGDComponentAlphaCompatibilityToDCD: the carrier's nvidia.com/dcd-spec record."""
-    from renderer.operator import dcd_alpha
-
     alpha = get_dgd_alpha_component(parent_dgd, component_name)
     if alpha is None:
         return
@@ -347,8 +339,6 @@ def apply_dgd_component_alpha_compatibility_to_dcd(
 
 def get_dgd_alpha_component(dgd: JSON, component_name: str) -> JSON | None:
     """getDGDAlphaComponent: the v1alpha1 service ConvertFrom gives for one component."""
-    from renderer.operator import dcd_alpha
-
     component = get_component_by_name(dgd, component_name)
     if component is None:
         return None
@@ -396,8 +386,6 @@ def get_dgd_component_resource_annotations(
 
 def printed_dcd(dcd: JSON) -> JSON:
     """The DCD as the oracle prints it (Go marshal, then v1beta1's empty-struct strip)."""
-    from renderer.operator.typed_json import printed
-
     out: JSON = printed(dcd, DCD_TYPE)
     return out
 

@@ -24,7 +24,23 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE
+from renderer.jsoncopy import deep_copy
+from renderer.operator import consts as c
+from renderer.operator.checkpoint_id import (
+    CheckpointResolutionError,
+    apply_checkpoint_startup_policy,
+    dgd_uid_for,
+    resolve_dgd_checkpoints,
+)
 from renderer.operator.errors import NotReproducedError, OperatorError
+from renderer.operator.graph_dcd import (
+    DCDGenerationError,
+    RollingUpdateContext,
+    generate_dynamo_components_deployments,
+    printed_dcds,
+)
+from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
+from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
 from renderer.record import Record
 
 if TYPE_CHECKING:
@@ -99,8 +115,6 @@ class OperatorResult(Record):
 
 def workload_provider(dgd: JSON) -> str:
     """The provider the defaulting webhook stamped (grove unless Grove was disabled)."""
-    from renderer.operator import consts as c
-
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     return str(annotations.get(c.KUBE_ANNOTATION_WORKLOAD_PROVIDER) or c.WORKLOAD_PROVIDER_GROVE)
 
@@ -125,23 +139,11 @@ def render_operator(
     that set alone, so the other is not generated unless it is the provider's (its result
     is then None or [], with no error).
     """
-    from renderer.jsoncopy import deep_copy
-    from renderer.operator import consts as c
-    from renderer.operator.graph_dcd import (
-        DCDGenerationError,
-        RollingUpdateContext,
-        generate_dynamo_components_deployments,
-        printed_dcds,
-    )
-    from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-
     dgd = deep_copy(admitted_dgd)
     namespace = (dgd.get("metadata") or {}).get("namespace", "")
     objects = [_with_namespace(o, namespace) for o in checkpoints]
     uid, uid_source = "", ""
     if config.checkpoint.enabled:
-        from renderer.operator.checkpoint_id import dgd_uid_for
-
         uid, uid_source = dgd_uid_for(dgd, objects, dgd_uid)
         if uid and not (dgd.get("metadata") or {}).get("uid"):
             dgd.setdefault("metadata", {})["uid"] = uid
@@ -154,11 +156,6 @@ def render_operator(
     resolution: dict[str, CheckpointResolution] = {}
     infos: dict[str, JSON] = {}
     if config.checkpoint.enabled or _any_checkpoint(dgd):
-        from renderer.operator.checkpoint_id import (
-            CheckpointResolutionError,
-            resolve_dgd_checkpoints,
-        )
-
         try:
             resolution = resolve_dgd_checkpoints(
                 dgd,
@@ -181,7 +178,6 @@ def render_operator(
     pcs: JSON | None = None
     pcs_error: str | None = None
     grove = provider == c.WORKLOAD_PROVIDER_GROVE
-    from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
 
     try:
         if grove or only != TARGET_DCD:
@@ -205,7 +201,6 @@ def render_operator(
         generated = generate_dynamo_components_deployments(
             dgd, None, None, RollingUpdateContext(new_worker_hash=worker_hash)
         )
-        from renderer.operator.checkpoint_id import apply_checkpoint_startup_policy
 
         for name, dcd in generated.items():
             apply_checkpoint_startup_policy(dcd, infos.get(name))

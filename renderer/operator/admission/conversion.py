@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.gojson import TooDeepError, loads
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission.conversion_spec import (
     convert_from_dynamo_component_deployment_shared_spec,
     convert_from_provider_override,
 )
-from renderer.operator.admission.dgd_types import ALPHA, OP, dumps, encode, struct_type
-from renderer.operator.admission.errors import NotReproducedError
+from renderer.operator.admission.dgd_types import ALPHA, OP, decode, dumps, encode, struct_type
+from renderer.operator.admission.errors import AdmissionError, NotReproducedError
 from renderer.operator.admission.goreflect import is_semantic_zero
 
 DGD_CONVERSION_ANNOTATION_PREFIX = consts.DGD_CONVERSION_ANNOTATION_PREFIX
@@ -83,9 +84,6 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
     without a ``spec`` key, a bare spec. Anything Go cannot unmarshal (not JSON, not an
     object, a wrongly typed field) restores nothing; the annotation is scrubbed either way.
     """
-    from renderer.operator.admission.dgd_types import decode
-    from renderer.operator.admission.errors import AdmissionError
-
     if not raw:
         return None
     try:
@@ -126,8 +124,6 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
 def load_preserved_spec(raw: str) -> Any:
     """The `nvidia.com/dgd-spec` payload as JSON: ValueError where Go fails to decode it;
     NotReproducedError where it nests deeper than this emulation reads (Go reads it)."""
-    from renderer.gojson import TooDeepError, loads
-
     try:
         return loads(raw)
     except TooDeepError:

@@ -20,6 +20,7 @@ from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission import provideroverride as po
+from renderer.operator.config import OperatorConfig
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
@@ -49,8 +50,6 @@ def default(dgd: dict[str, Any], config: OperatorConfig | None = None) -> dict[s
     Reads the Grove feature gate and the operator version the webhook stamps from ``config``
     (default: the pinned configuration, Grove on, version 1.5.0).
     """
-    from renderer.operator.config import OperatorConfig
-
     cfg = config if config is not None else OperatorConfig()
     out = deep_copy(dgd)
     provider = default_workload_provider(out, cfg.gates.grove)

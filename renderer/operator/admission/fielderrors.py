@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.gojson import encode_string, format_number
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator.admission.errors import PathTuple
 from renderer.record import FrozenRecord
@@ -168,8 +169,6 @@ def format_bad_value(value: Any) -> str:
 
 def go_json(value: Any) -> str:
     """Compact json.Marshal text (HTML-safe strings, map keys sorted)."""
-    from renderer.gojson import encode_string, format_number
-
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -23,7 +23,18 @@ from typing import TYPE_CHECKING, Any
 
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.admission import defaulting, validation
+from renderer.operator.admission.conversion import convert_to
+from renderer.operator.admission.crd_defaults import apply_crd_defaults
+from renderer.operator.admission.dgd_types import (
+    DecodeError,
+    decode,
+    encode,
+    strip_value_structs,
+    table,
+)
 from renderer.operator.admission.errors import AdmissionError
+from renderer.operator.config import OperatorConfig
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
@@ -79,18 +90,6 @@ def admit_with_warnings(
     ``allow_checkpoint_with_interpod_gms`` is the validation module's deliberate
     difference (on by default); False gives the pinned operator's refusal.
     """
-    from renderer.operator.admission import defaulting, validation
-    from renderer.operator.admission.conversion import convert_to
-    from renderer.operator.admission.crd_defaults import apply_crd_defaults
-    from renderer.operator.admission.dgd_types import (
-        DecodeError,
-        decode,
-        encode,
-        strip_value_structs,
-        table,
-    )
-    from renderer.operator.config import OperatorConfig
-
     cfg = config if config is not None else OperatorConfig()
     version = input_version(dgd)
     roots = table()["roots"]

@@ -14,6 +14,7 @@ from functools import cache
 
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import trim_space
+from renderer.operator.compatibility import parse_version
 from renderer.operator.errors import OperatorError
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
@@ -69,8 +70,6 @@ def strict_semver(value: str) -> tuple[int, int, int]:
 
 def loose_semver_ok(value: str) -> bool:
     """Whether Masterminds NewVersion (v3.4.0, CoerceNewVersion on) parses ``value``."""
-    from renderer.operator.compatibility import parse_version
-
     return parse_version(value) is not None
 
 

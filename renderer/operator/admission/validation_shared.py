@@ -23,6 +23,7 @@ from renderer.operator.admission.fielderrors import (
     not_supported,
     required,
 )
+from renderer.operator.admission.runtimeversion import VersionError, parse_image_version
 from renderer.operator.backend import BackendError
 from renderer.operator.dra import extract_gpu_count_from_resource_requirements
 from renderer.operator.v1beta1_helpers import get_main_container_resources, is_multinode
@@ -217,8 +218,6 @@ def runtime_version_errors(
 
 def image_rule(image: str, image_path: Path, override: str, path: Path) -> list[FieldError]:
     """Required image, then runtimeVersionOverride required for a tag with no semver."""
-    from renderer.operator.admission.runtimeversion import VersionError, parse_image_version
-
     if image == "":
         return [required(image_path, "is required")]
     if override:
