@@ -6,6 +6,7 @@ encoder (the digest is over Go's bytes) need exactly these rules, so they live h
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from functools import cache
@@ -60,7 +61,7 @@ def format_float(value: float) -> str:
         raise ValueError(f"json: unsupported value: {'+' if value > 0 else '-'}Inf")
     if value == 0:
         return "-0" if math.copysign(1.0, value) < 0 else "0"
-    from decimal import Decimal  # imported on the first float, not at start-up
+    from decimal import Decimal  # noqa: PLC0415 - decimal only once a non-zero float is encoded
 
     sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
     assert isinstance(exponent, int)
@@ -108,8 +109,6 @@ def loads(raw: str | bytes, *, unique_keys: bool = False) -> Any:
     """`json.loads`, refusing JSON nested deeper than MAX_JSON_DEPTH with TooDeepError
     (a ValueError: callers that treat unreadable JSON as such keep doing so); with
     `unique_keys`, an object naming a key twice is a ValueError too (Go keeps the last)."""
-    import json
-
     try:
         value = json.loads(raw, object_pairs_hook=_unique if unique_keys else None)
     except RecursionError:

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from renderer.binding import bind
+from renderer.binding.checkpoint import is_checkpoint, is_manual
 from renderer.errors import InputError
 from renderer.keys import (
     CHECKPOINT_ID_LABEL,
@@ -169,9 +171,6 @@ def in_namespace(obj: SourceObject, namespace: str) -> SourceObject:
 
 def bind_snapshot(obj: SourceObject) -> Snapshot:
     """One DynamoCheckpoint bound (an unbindable one keeps its error for the rules)."""
-    from renderer.binding import bind
-    from renderer.binding.checkpoint import is_manual
-
     if is_manual(obj):
         return Snapshot(obj, manual=True)
     try:
@@ -182,8 +181,6 @@ def bind_snapshot(obj: SourceObject) -> Snapshot:
 
 def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
     """Bind every DynamoCheckpoint once, each object once."""
-    from renderer.binding.checkpoint import is_checkpoint
-
     snapshots: list[Snapshot] = []
     seen: set[tuple[str, int, int | None]] = set()
     for obj in objects:
@@ -422,7 +419,7 @@ def _created(snap: Snapshot | None) -> str:
 def _operator_id(snap: Snapshot) -> str:
     """The checkpoint ID the operator reads from the object (status first, then the label,
     then its identity): what it writes into a shaped pod's checkpoint-ID label."""
-    from renderer.operator.checkpoint_id import checkpoint_id_of
+    from renderer.operator.checkpoint_id import checkpoint_id_of  # noqa: PLC0415 - the operator's checkpoint-ID code only once a snapshot is matched
 
     try:
         return checkpoint_id_of(snap.obj.data)
