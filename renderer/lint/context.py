@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from renderer.binding import parse_binding
 from renderer.errors import BindingFormatError
 from renderer.gojson import encode_string
 from renderer.lint.sites import (
@@ -154,8 +155,6 @@ class LintContext(Record):
         """The parsed binding, or the operator's parse message."""
         found = self._parsed.get(value)
         if found is None:
-            from renderer.binding import parse_binding
-
             try:
                 found = parse_binding(value)
             except BindingFormatError as exc:

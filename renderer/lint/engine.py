@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, Snapshot, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
+from renderer.lint.rules import RULE_MODULES, get_rule
 from renderer.record import Record
 from renderer.source.model import SourceObject
 
@@ -109,7 +110,7 @@ def prepare_snapshots(
     """
     snapshots = build_snapshots([*checkpoints, *linted])
     if options.trusted_keys is not None:
-        from renderer.trust import check_trust_by_file
+        from renderer.trust import check_trust_by_file  # noqa: PLC0415 - trust (and key parsing) only when trusted keys are given
 
         # the signature covers a whole file: pass every checkpoint of each file
         reasons = check_trust_by_file([s.obj for s in snapshots], options.trusted_keys)
@@ -138,8 +139,6 @@ def build_context(
 
 def rule_findings(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:
     """What the rules report, rule by rule, before `order_findings`."""
-    from renderer.lint.rules import RULE_MODULES, get_rule
-
     findings: list[Finding] = []
     for rule_id in rule_ids if rule_ids is not None else list(RULE_MODULES):
         findings.extend(get_rule(rule_id).check(ctx))

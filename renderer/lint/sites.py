@@ -8,10 +8,12 @@ workloads to snapshots.
 
 from __future__ import annotations
 
+import json  # rarely needed: keep it off the start-up path
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from renderer.constants import DCD_KIND, PCS_KIND
+from renderer.gojson import loads
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,
@@ -225,7 +227,6 @@ def _str_or_none(value: Any) -> str | None:
         return None
     if isinstance(value, str):
         return value
-    import json  # rarely needed: keep it off the start-up path
 
     return json.dumps(value)
 
@@ -357,7 +358,6 @@ def _read_map(obj: SourceObject) -> MapState:
     problem = f"{BINDINGS_MAP_KEY} must be a JSON object of clique name to binding string"
     if not isinstance(raw, str):
         return MapState(obj, present=True, error=problem)
-    from renderer.gojson import loads
 
     try:
         parsed = loads(raw, unique_keys=True)  # two entries for one clique: which holds?

@@ -54,13 +54,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from renderer.constants import DGD_KIND, PCS_KIND
-from renderer.keys import COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
+from renderer.errors import InputError
+from renderer.keys import CHECKPOINT_ID_LABEL, COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
 from renderer.lint.context import LintContext, Snapshot
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
-from renderer.lint.sites import Workload, dcd_checkpoint_ref_path, mapping_at
+from renderer.lint.sites import (
+    Workload,
+    dcd_checkpoint_ref_path,
+    dcd_template_annotations,
+    mapping_at,
+)
 from renderer.model.checkpoint import SUPERSEDED
 from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
+from renderer.workloads import is_worker_type
 
 ID = "checkpoint-outdated"
 SEVERITY: Severity = ERROR
@@ -177,8 +184,8 @@ def _superseded(ctx: LintContext, workload: Workload, snap: Snapshot, later: Sna
 def _check_workload(
     ctx: LintContext, workload: Workload, snap: Snapshot, plan: _Plan | None
 ) -> Iterator[Finding]:
-    from renderer.operator.checkpoint_id import checkpoint_id_of, checkpoint_name
-    from renderer.operator.checkpoint_id import dgd_checkpoint_id as id_of
+    from renderer.operator.checkpoint_id import checkpoint_id_of, checkpoint_name  # noqa: PLC0415 - the operator's checkpoint-ID code only for a lint with snapshots
+    from renderer.operator.checkpoint_id import dgd_checkpoint_id as id_of  # noqa: PLC0415 - the operator's checkpoint-ID code only for a lint with snapshots
 
     obj, path = _binding_site(workload)
     namespace = workload.obj.namespace
@@ -281,8 +288,6 @@ def _binding_site(workload: Workload) -> tuple[SourceObject, Path]:
 def _labels(workload: Workload) -> list[dict[str, Any]]:
     """Where the workload's labels are, most specific first (a clique's, then the object's;
     a DCD's metadata, then its pod template's)."""
-    from renderer.lint.sites import dcd_template_annotations
-
     obj = workload.obj
     found: list[Any] = []
     if workload.clique is not None:
@@ -405,8 +410,6 @@ def _present(ctx: LintContext, namespace: str, name: str) -> str:
 
 def _id_path(obj: SourceObject) -> Path:
     """The field the operator's CheckpointID reads first (status, label, identity)."""
-    from renderer.keys import CHECKPOINT_ID_LABEL
-
     status = mapping_at(obj.data, ("status",))
     if status.get("checkpointID"):
         return ("status", "checkpointID")
@@ -423,12 +426,10 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
     render: render-drift reports that)."""
     if ctx.dgd is None:
         return None
-    from renderer.errors import InputError
-    from renderer.operator.render import OperatorRenderError
+    from renderer.operator.render import OperatorRenderError  # noqa: PLC0415 - the operator emulation only for a lint given --dgd
 
     # render's own admission and worker hash, so both agree with what render-drift renders
-    from renderer.render import admit, worker_hash
-    from renderer.workloads import is_worker_type
+    from renderer.render import admit, worker_hash  # noqa: PLC0415 - the operator emulation only for a lint given --dgd
 
     dgd = ctx.dgd
     try:
