@@ -14,8 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from renderer.constants import CHECKPOINT_KIND, DEFAULT_MAX_BYTES, DGD_KIND
-from renderer.errors import UsageError
+from renderer.errors import DynamoRenderError, UsageError
+from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
+from renderer.lint.rules import RULE_MODULES
+from renderer.lint.split import lint_paths
+from renderer.parallel import resolve_jobs
+from renderer.pipeline.suppress import apply_suppressions
 from renderer.record import FrozenRecord, replace
+from renderer.schema import load_crd_schemas
+from renderer.source import load_paths
+from renderer.source.files import ReadMemo
+from renderer.writeroot import real, require_inside
 
 if TYPE_CHECKING:
     from renderer.fix import FixReport
@@ -119,8 +128,7 @@ class LintOutcome(NamedTuple):
 
 def load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
     """The one DynamoGraphDeployment of `path`, placed in `namespace` when it has none."""
-    from renderer.model.namespace import with_namespace
-    from renderer.source import load_paths
+    from renderer.model.namespace import with_namespace  # noqa: PLC0415 - the DGD model only for a lint given --dgd
 
     objects = [o for o in load_paths([path], max_bytes=max_bytes) if o.kind == DGD_KIND]
     if len(objects) != 1:
@@ -132,10 +140,6 @@ def load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceO
 
 def run_lint(request: LintRequest) -> LintOutcome:
     """Lint (and with `fix`, repair) as `dynamo-render lint` does."""
-    from renderer.lint.engine import LINT_KINDS, lint_objects
-    from renderer.source import load_paths
-    from renderer.source.files import ReadMemo
-
     if request.fix and "-" in request.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
     split = _split_run(request)
@@ -164,8 +168,7 @@ def run_lint(request: LintRequest) -> LintOutcome:
     result = _suppress(lint_objects(objects, checkpoints, options), request)
     report = None
     if request.fix and any(f.fixable for f in result.findings):
-        from renderer.fix import fix_findings
-        from renderer.writeroot import real, require_inside
+        from renderer.fix import fix_findings  # noqa: PLC0415 - the fixer only for --fix with fixable findings
 
         roots = list(request.write_roots) or [real(str(Path.cwd()))]
         for file in sorted({f.file for f in result.findings if f.fixable}):
@@ -193,8 +196,6 @@ def run_lint(request: LintRequest) -> LintOutcome:
 
 
 def _suppress(result: LintResult, request: LintRequest) -> LintResult:
-    from renderer.pipeline.suppress import apply_suppressions
-
     return apply_suppressions(result, baseline=request.baseline, max_bytes=request.max_bytes)
 
 
@@ -206,9 +207,6 @@ def _split_run(request: LintRequest) -> LintResult | None:
         return None
     if "-" in request.paths or "-" in request.checkpoints:
         return None
-    from renderer.errors import DynamoRenderError
-    from renderer.lint.split import lint_paths
-    from renderer.parallel import resolve_jobs
 
     try:
         options = _options(request)
@@ -225,11 +223,9 @@ def _split_run(request: LintRequest) -> LintResult | None:
 
 def _options(request: LintRequest) -> LintOptions:
     """The engine's options: trusted keys, the --dgd DGD and --crd schemas, all loaded."""
-    from renderer.lint.engine import LintOptions
-
     keys = None
     if request.trusted_keys:
-        from renderer.trust import load_trusted_keys
+        from renderer.trust import load_trusted_keys  # noqa: PLC0415 - trust (and key parsing) only when trusted keys are given
 
         keys = load_trusted_keys(request.trusted_keys)
     if request.namespace is not None and not request.dgd:
@@ -237,8 +233,6 @@ def _options(request: LintRequest) -> LintOptions:
     dgd = load_dgd(request.dgd, request.max_bytes, request.namespace) if request.dgd else None
     schemas = None
     if request.crds:
-        from renderer.schema import load_crd_schemas
-
         schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes)
     if dgd is not None:
         check_dgd_as_render(dgd, schemas, request.operator)
@@ -259,8 +253,8 @@ def check_dgd_as_render(
     schema, then the operator's admission. A DGD render refuses is bad input here too
     (exit 2 at the DGD's field, with render's message), not a render-drift finding; what
     only the render itself refuses (a snapshot it cannot resolve) stays a finding."""
-    from renderer.pipeline.render import check_dgd
-    from renderer.render import admit
+    from renderer.pipeline.render import check_dgd  # noqa: PLC0415 - the render pipeline and operator emulation only for a lint given --dgd
+    from renderer.render import admit  # noqa: PLC0415 - the render pipeline and operator emulation only for a lint given --dgd
 
     check_dgd(dgd, schemas)
     admit(dgd, config=operator)
@@ -270,6 +264,5 @@ def _enabled_rules(disabled: Sequence[str]) -> list[str] | None:
     """Every rule but the disabled ones (None: all of them, the engine's default)."""
     if not disabled:
         return None
-    from renderer.lint.rules import RULE_MODULES
 
     return [rule for rule in RULE_MODULES if rule not in disabled]

@@ -42,8 +42,39 @@ if TYPE_CHECKING:
     from renderer.render.snapshots import Lookups, Pending
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
+from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
+from renderer.operator.admission.errors import AdmissionError
+from renderer.operator.admission.pipeline import admit_with_warnings
+from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+from renderer.operator.config import FeatureGates
 from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVIDER_GROVE
+from renderer.operator.errors import NotReproducedError, OperatorError
+from renderer.operator.graph_dcd import DCDGenerationError
+from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
+from renderer.operator.render import (
+    WORKER_HASH_STAGE,
+    OperatorRenderError,
+    render_operator,
+    workload_provider,
+)
+from renderer.operator_settings import default_operator_config
 from renderer.record import FrozenRecord, Record
+from renderer.render.locate import (
+    admission_error,
+    component_path,
+    internal_error,
+    not_reproduced,
+    render_refusal,
+)
+from renderer.render.names import UnsafeNameError, check_label_values
+from renderer.render.place import (
+    place_on_dcds,
+    place_on_pcs,
+    stray_restore_candidates,
+    strip_binding_keys,
+)
+from renderer.render.snapshots import Lookups, resolve_snapshots
+from renderer.workloads import is_worker_type
 
 # the operator's workload provider -> the object set it creates
 _PROVIDER_TARGET = {WORKLOAD_PROVIDER_GROVE: TARGET_GROVE, WORKLOAD_PROVIDER_COMPONENT: TARGET_DCD}
@@ -130,8 +161,6 @@ def _namespace(dgd: SourceObject, namespace: str | None) -> str:
 
 def _checkpointing(config: OperatorConfig) -> OperatorConfig:
     """The configuration with checkpointing on (a DGD that checkpoints needs it on)."""
-    from renderer.operator.config import FeatureGates
-
     if config.checkpoint.enabled and config.gates.checkpoint:
         return config
     gates: FeatureGates = config.gates._replace(checkpoint=True)
@@ -179,12 +208,6 @@ def admit(
     and the gate changes nothing for the others), and on in the configuration returned
     when a component checkpoints. Raises InputError at the DGD's field when the operator
     refuses it, or when it has no namespace."""
-    from renderer.operator.admission.errors import AdmissionError
-    from renderer.operator.admission.pipeline import admit_with_warnings
-    from renderer.operator.errors import NotReproducedError
-    from renderer.operator_settings import default_operator_config
-    from renderer.render.locate import admission_error, internal_error, not_reproduced
-
     ns = _namespace(dgd, namespace)
     base = config if config is not None else default_operator_config(namespace_restricted=ns)
     try:
@@ -222,8 +245,6 @@ def render(
     `warn_unused=False`: no warning for a snapshot none of its components restores from.
     `dgd_uid`: the live DGD's uid (how messages name it: `dgd_uid_source`), which automatic
     checkpoint names need; `snapshot_dir`: where the capture advice saves a snapshot."""
-    from renderer.render.snapshots import Lookups
-
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
     admission = admit(dgd, namespace=namespace, config=config)
@@ -250,9 +271,6 @@ def checkpoint_names(
     """The DynamoCheckpoint each checkpoint-enabled component restores from, by component:
     its checkpointRef, else `checkpoint-<DGDCheckpointID>` for the DGD uid `dgd_uid` (what
     the operator reads; the snapshot to capture and commit)."""
-    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
-    from renderer.workloads import is_worker_type
-
     admission = admit(dgd, namespace=namespace, config=config)
     admitted_hash = worker_hash(admission.data)
     names: dict[str, str] = {}
@@ -279,17 +297,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     warn_unused: bool,
     lookups: Lookups,
 ) -> RenderResult:
-    from renderer.operator.admission.errors import AdmissionError
-    from renderer.operator.errors import NotReproducedError, OperatorError
-    from renderer.operator.render import OperatorRenderError, render_operator, workload_provider
-    from renderer.render.locate import (
-        admission_error,
-        internal_error,
-        not_reproduced,
-        render_refusal,
-    )
-    from renderer.render.snapshots import resolve_snapshots
-
     chosen = target or _PROVIDER_TARGET.get(workload_provider(admitted), TARGET_GROVE)
     try:
         admitted_hash = worker_hash(admitted)
@@ -332,7 +339,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     bindings = {
         name: r.binding for name, r in resolution.components.items() if r.binding is not None
     }
-    from renderer.render.place import place_on_dcds, place_on_pcs, strip_binding_keys
 
     for key in sorted(strip_binding_keys(objects)):
         warnings.append(
@@ -367,10 +373,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
 def worker_hash(admitted: JSON) -> str:
     """The operator's worker hash of an admitted DGD (`Admission.data`); OperatorRenderError
     when the operator cannot compute it."""
-    from renderer.operator.graph_dcd import DCDGenerationError
-    from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-    from renderer.operator.render import WORKER_HASH_STAGE, OperatorRenderError
-
     try:
         return compute_dgd_workers_spec_hash(admitted)
     except (WorkerHashError, DCDGenerationError) as err:
@@ -378,8 +380,6 @@ def worker_hash(admitted: JSON) -> str:
 
 
 def _chosen_objects(dgd: SourceObject, result: Any, chosen: str) -> list[JSON]:
-    from renderer.render.locate import render_refusal
-
     if chosen == TARGET_GROVE:
         if result.pcs is None:
             raise render_refusal(dgd, result.pcs_error or "no PodCliqueSet")
@@ -431,7 +431,6 @@ def _drop_unnamed(node: Any, unnamed: set[str]) -> None:
 def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
     """Two DCDs, or two cliques, of one name: the operator would write one over the other
     (components whose names differ only in case), so refuse rather than render both."""
-    from renderer.render.locate import component_path
 
     def fail(what: str, name: str, component: str, consequence: str) -> InputError:
         path = component_path(dgd, component) or ("metadata", "name")
@@ -472,10 +471,6 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
 def _check_restore_candidates(
     dgd: SourceObject, objects: list[JSON], checkpointed: set[str]
 ) -> None:
-    from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
-    from renderer.render.locate import component_path
-    from renderer.render.place import stray_restore_candidates
-
     for component in stray_restore_candidates(objects, checkpointed):
         mark = dgd.mark(component_path(dgd, component) or ("metadata", "name"))
         raise InputError(
@@ -490,8 +485,6 @@ def _check_restore_candidates(
 
 
 def _check_labels(dgd: SourceObject, objects: list[JSON]) -> None:
-    from renderer.render.names import UnsafeNameError, check_label_values
-
     try:
         for obj in objects:
             check_label_values(obj)

@@ -29,11 +29,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from renderer.binding import bind
+from renderer.binding.checkpoint import (
+    checkpoint_from_object,
+    is_checkpoint,
+    is_manual,
+    unbindable_path,
+    unbindable_reason,
+)
 from renderer.constants import DGD_KIND
 from renderer.errors import BindingError, InputError
 from renderer.jsoncopy import deep_copy
 from renderer.keys import CHECKPOINT_ID_LABEL
+from renderer.model.checkpoint import in_namespace
+from renderer.operator.checkpoint_id import (
+    checkpoint_id_of,
+    checkpoint_name,
+    dgd_checkpoint_id,
+)
 from renderer.record import Record
+from renderer.render.locate import component_path
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
 
@@ -133,8 +148,6 @@ def _files(objects: Sequence[SourceObject]) -> str:
 
 def checkpoint_path(dgd: SourceObject, name: str, *rest: str) -> Path:
     """The component's checkpoint block (v1beta1 experimental.checkpoint, v1alpha1 checkpoint)."""
-    from renderer.render.locate import component_path
-
     base = component_path(dgd, name) or ("metadata", "name")
     if base[:2] == ("spec", "services"):
         return (*base, "checkpoint", *rest)
@@ -147,10 +160,6 @@ def _error_at(obj: SourceObject, path: Path, message: str, *, key: bool = True) 
 
 
 def _bind(component: str, checkpoint: Checkpoint, warnings: list[str], namespace: str) -> str:
-    from renderer.binding import bind
-    from renderer.binding.checkpoint import unbindable_path, unbindable_reason
-    from renderer.model.checkpoint import in_namespace
-
     label = f"checkpoint {checkpoint.namespace}/{checkpoint.name}"
     reason = unbindable_reason(checkpoint)
     if reason is not None:
@@ -217,10 +226,6 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
     (a caller rendering several DGDs gives it once, for the snapshots none of them uses).
     `dgd_uid`: the live DGD's uid, given as `dgd_uid_source` says; `snapshot_dir`: where
     the advice saves a snapshot to capture (None: the working directory)."""
-    # The binding package first: its checkpoint model imports its helpers.
-    import renderer.binding  # noqa: F401
-    from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint
-
     warnings: list[str] = []
     checkpoints: list[Checkpoint] = []
     for obj in objects:
@@ -301,8 +306,6 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
 def _automatic(cp: Checkpoint) -> bool:
     """Bound unless manual (a broken automatic one, marked but without its uid, generation or
     ID label, fails binding with its reason)."""
-    from renderer.binding.checkpoint import is_manual
-
     return not is_manual(cp.source)
 
 
@@ -358,12 +361,6 @@ def _automatic_lookup(
     objects: Sequence[SourceObject],
     lookup: _Lookup,
 ) -> Checkpoint | None:
-    from renderer.operator.checkpoint_id import (
-        checkpoint_id_of,
-        checkpoint_name,
-        dgd_checkpoint_id,
-    )
-
     name, worker, worker_hash, namespace = (
         lookup.component,
         lookup.worker,
@@ -475,8 +472,6 @@ def _unnamed(
 ) -> None:
     """No DGD uid and no snapshot (state 0): what the operator renders before the capture,
     without the checkpoint name, which needs the uid the API server assigns."""
-    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
-
     placeholder_id = dgd_checkpoint_id(namespace, dgd.name, "", name, hash_for_id)
     res.unnamed.update((placeholder_id, checkpoint_name(placeholder_id)))
     res.pending.append(Pending(name, "", namespace))
@@ -505,8 +500,6 @@ def _unverified(  # noqa: PLR0917
     that ID), and its output is read back with the snapshot's own name and ID, so the
     restore metadata names the snapshot that was given.
     """
-    from renderer.operator.checkpoint_id import checkpoint_id_of, checkpoint_name, dgd_checkpoint_id
-
     dgd_name = dgd.name
     search = (
         f"labels dynamo-graph-deployment-name={dgd_name!r}, dynamo-component={name!r} in"
