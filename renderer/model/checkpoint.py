@@ -111,29 +111,12 @@ class Subject(NamedTuple):
 class Snapshot(Record):
     """One captured DynamoCheckpoint: its binding, or why it has none."""
 
-    _fields = ("obj", "bound", "error", "untrusted", "conflict", "manual")
     obj: SourceObject
-    bound: BoundCheckpoint | None
-    error: InputError | None  # cannot be bound (operator precondition or encoding)
-    untrusted: str | None  # with --trusted-key: why its file is not trusted
-    conflict: SourceObject | None  # another capture of the same name binds differently
-    manual: bool  # not an automatic checkpoint: never bound, needs no binding
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        obj: SourceObject,
-        bound: BoundCheckpoint | None = None,
-        error: InputError | None = None,
-        untrusted: str | None = None,
-        conflict: SourceObject | None = None,
-        manual: bool = False,
-    ) -> None:
-        self.obj = obj
-        self.bound = bound
-        self.error = error
-        self.untrusted = untrusted
-        self.conflict = conflict
-        self.manual = manual
+    bound: BoundCheckpoint | None = None
+    error: InputError | None = None  # cannot be bound (operator precondition or encoding)
+    untrusted: str | None = None  # with --trusted-key: why its file is not trusted
+    conflict: SourceObject | None = None  # another capture of the same name binds differently
+    manual: bool = False  # not an automatic checkpoint: never bound, needs no binding
 
     def label(self, key: str) -> str:
         labels = self.obj.metadata.get("labels")
