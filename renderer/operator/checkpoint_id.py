@@ -32,7 +32,7 @@ from renderer.gojson import encode_string
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.errors import NotReproducedError, OperatorError
-from renderer.record import Record
+from renderer.record import Record, field
 from renderer.sha256 import sha256_hex
 
 if TYPE_CHECKING:
@@ -161,66 +161,19 @@ def dgd_uid_for(dgd: JSON, checkpoints: list[JSON], explicit: str | None) -> tup
 class CheckpointResolution(Record):
     """What the controller resolves for one component (and why a given object is not it)."""
 
-    _fields = (
-        "component",
-        "lookup",
-        "checkpoint_name",
-        "expected_id",
-        "found",
-        "ok",
-        "reason",
-        "checkpoint_id",
-        "ready",
-        "startup_policy",
-        "restore_target_containers",
-        "operator_write",
-        "info",
-    )
     component: str
     lookup: str  # LOOKUP_REF or LOOKUP_AUTO
     checkpoint_name: str  # the DynamoCheckpoint the operator reads
     expected_id: str  # the automatic ID ("" for checkpointRef)
     found: JSON | None  # the given object of that name, if any
     ok: bool
-    reason: str | None  # the operator's error when not ok
-    checkpoint_id: str  # the resolved checkpoint's ID
-    ready: bool
-    startup_policy: str
-    restore_target_containers: list[str]
-    operator_write: str | None  # "create" / "patch" for the automatic checkpoint
-    info: JSON  # checkpoint.CheckpointInfo, Go field names
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        component: str,
-        lookup: str,
-        checkpoint_name: str,
-        expected_id: str,
-        found: JSON | None,
-        ok: bool,
-        reason: str | None = None,
-        checkpoint_id: str = "",
-        ready: bool = False,
-        startup_policy: str = POLICY_IMMEDIATE,
-        restore_target_containers: list[str] | None = None,
-        operator_write: str | None = None,
-        info: JSON | None = None,
-    ) -> None:
-        self.component = component
-        self.lookup = lookup
-        self.checkpoint_name = checkpoint_name
-        self.expected_id = expected_id
-        self.found = found
-        self.ok = ok
-        self.reason = reason
-        self.checkpoint_id = checkpoint_id
-        self.ready = ready
-        self.startup_policy = startup_policy
-        self.restore_target_containers = (
-            [] if restore_target_containers is None else restore_target_containers
-        )
-        self.operator_write = operator_write
-        self.info = {} if info is None else info
+    reason: str | None = None  # the operator's error when not ok
+    checkpoint_id: str = ""  # the resolved checkpoint's ID
+    ready: bool = False
+    startup_policy: str = POLICY_IMMEDIATE
+    restore_target_containers: list[str] = field(default_factory=list)
+    operator_write: str | None = None  # "create" / "patch" for the automatic checkpoint
+    info: JSON = field(default_factory=dict)  # checkpoint.CheckpointInfo, Go field names
 
     @property
     def replicas_gated_to_zero(self) -> bool:

@@ -39,7 +39,7 @@ from renderer.operator.v1beta1_helpers import (
     has_epp_component,
     merge_low_priority_metadata,
 )
-from renderer.record import Record
+from renderer.record import Record, field
 
 JSON = dict[str, Any]
 DCD_TYPE = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeployment"
@@ -72,17 +72,8 @@ __all__ = [
 class RestartState(Record):
     """RestartState: the restart timestamp and the components that carry it."""
 
-    _fields = ("timestamp", "components_to_annotate")
-    timestamp: str
-    components_to_annotate: dict[str, bool] | None
-
-    def __init__(
-        self,
-        timestamp: str = "",
-        components_to_annotate: dict[str, bool] | None = None,
-    ) -> None:
-        self.timestamp = timestamp
-        self.components_to_annotate = components_to_annotate
+    timestamp: str = ""
+    components_to_annotate: dict[str, bool] | None = None
 
     def should_annotate_component(self, component_name: str) -> bool:
         return bool((self.components_to_annotate or {}).get(component_name))
@@ -91,38 +82,10 @@ class RestartState(Record):
 class RollingUpdateContext(Record):
     """RollingUpdateContext; the oracle's steady state is ``RollingUpdateContext(hash)``."""
 
-    _fields = (
-        "new_worker_hash",
-        "old_worker_replica_targets_by_component",
-        "old_worker_replica_targets_by_dcd",
-        "new_worker_replica_targets_by_component",
-    )
-    new_worker_hash: str
-    old_worker_replica_targets_by_component: dict[str, int]
-    old_worker_replica_targets_by_dcd: dict[str, int]
-    new_worker_replica_targets_by_component: dict[str, int]
-
-    def __init__(
-        self,
-        new_worker_hash: str = "",
-        old_worker_replica_targets_by_component: dict[str, int] | None = None,
-        old_worker_replica_targets_by_dcd: dict[str, int] | None = None,
-        new_worker_replica_targets_by_component: dict[str, int] | None = None,
-    ) -> None:
-        self.new_worker_hash = new_worker_hash
-        self.old_worker_replica_targets_by_component = (
-            {}
-            if old_worker_replica_targets_by_component is None
-            else old_worker_replica_targets_by_component
-        )
-        self.old_worker_replica_targets_by_dcd = (
-            {} if old_worker_replica_targets_by_dcd is None else old_worker_replica_targets_by_dcd
-        )
-        self.new_worker_replica_targets_by_component = (
-            {}
-            if new_worker_replica_targets_by_component is None
-            else new_worker_replica_targets_by_component
-        )
+    new_worker_hash: str = ""
+    old_worker_replica_targets_by_component: dict[str, int] = field(default_factory=dict)
+    old_worker_replica_targets_by_dcd: dict[str, int] = field(default_factory=dict)
+    new_worker_replica_targets_by_component: dict[str, int] = field(default_factory=dict)
 
     def in_progress(self) -> bool:
         return len(self.old_worker_replica_targets_by_component) > 0

@@ -41,7 +41,7 @@ from renderer.operator.graph_dcd import (
 )
 from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
 from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-from renderer.record import Record
+from renderer.record import Record, field
 
 if TYPE_CHECKING:
     from renderer.operator.checkpoint_id import CheckpointResolution
@@ -69,48 +69,15 @@ class OperatorRenderError(OperatorError):
 class OperatorResult(Record):
     """What the operator renders for one admitted DGD."""
 
-    _fields = (
-        "pcs",
-        "dcds",
-        "worker_hash",
-        "provider",
-        "checkpoint_resolution",
-        "dgd_uid",
-        "dgd_uid_source",
-        "pcs_error",
-        "dcds_error",
-    )
     pcs: JSON | None
     dcds: list[JSON]  # as printed, sorted by name
     worker_hash: str
     provider: str  # "grove" or "component"
-    checkpoint_resolution: dict[str, CheckpointResolution]
-    dgd_uid: str
-    dgd_uid_source: str
-    pcs_error: str | None  # the Grove path failed (only allowed when not the provider)
-    dcds_error: str | None
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        pcs: JSON | None,
-        dcds: list[JSON],
-        worker_hash: str,
-        provider: str,
-        checkpoint_resolution: dict[str, CheckpointResolution] | None = None,
-        dgd_uid: str = "",
-        dgd_uid_source: str = "",
-        pcs_error: str | None = None,
-        dcds_error: str | None = None,
-    ) -> None:
-        self.pcs = pcs
-        self.dcds = dcds
-        self.worker_hash = worker_hash
-        self.provider = provider
-        self.checkpoint_resolution = {} if checkpoint_resolution is None else checkpoint_resolution
-        self.dgd_uid = dgd_uid
-        self.dgd_uid_source = dgd_uid_source
-        self.pcs_error = pcs_error
-        self.dcds_error = dcds_error
+    checkpoint_resolution: dict[str, CheckpointResolution] = field(default_factory=dict)
+    dgd_uid: str = ""
+    dgd_uid_source: str = ""
+    pcs_error: str | None = None  # the Grove path failed (only allowed when not the provider)
+    dcds_error: str | None = None
 
 
 def workload_provider(dgd: JSON) -> str:
