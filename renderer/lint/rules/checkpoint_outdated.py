@@ -86,7 +86,6 @@ UNCHECKED_HINT = (
 class _Inputs(FrozenRecord):
     """The DGDCheckpointID inputs for one workload, and where the uid and hash came from."""
 
-    _fields = ("namespace", "dgd_name", "uid", "uid_from", "component", "worker_hash", "hash_from")
     namespace: str
     dgd_name: str
     uid: str
@@ -94,25 +93,6 @@ class _Inputs(FrozenRecord):
     component: str
     worker_hash: str
     hash_from: str
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        namespace: str,
-        dgd_name: str,
-        uid: str,
-        uid_from: str,
-        component: str,
-        worker_hash: str,
-        hash_from: str,
-    ) -> None:
-        _set = self._set
-        _set("namespace", namespace)
-        _set("dgd_name", dgd_name)
-        _set("uid", uid)
-        _set("uid_from", uid_from)
-        _set("component", component)
-        _set("worker_hash", worker_hash)
-        _set("hash_from", hash_from)
 
     def describe(self) -> str:
         return (
@@ -125,24 +105,10 @@ class _Inputs(FrozenRecord):
 class _Plan(FrozenRecord):
     """With --dgd: the render's worker hash and the components named by checkpointRef."""
 
-    _fields = ("worker_hash", "by_ref", "workers", "uid")
     worker_hash: str
     by_ref: frozenset[str]
     workers: frozenset[str]
     uid: str
-
-    def __init__(
-        self,
-        worker_hash: str,
-        by_ref: frozenset[str],
-        workers: frozenset[str],
-        uid: str,
-    ) -> None:
-        _set = self._set
-        _set("worker_hash", worker_hash)
-        _set("by_ref", by_ref)
-        _set("workers", workers)
-        _set("uid", uid)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
