@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from renderer.constants import DEFAULT_MAX_BYTES, TARGETS, Target
 from renderer.errors import InputError, UsageError
-from renderer.record import FrozenRecord
+from renderer.record import FrozenRecord, field
 from renderer.source import load_bytes
 from renderer.source.files import open_regular
 from renderer.source.limits import DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_NODES
@@ -105,73 +105,22 @@ class LintConfig(NamedTuple):
 
 
 class Config(FrozenRecord):
-    _fields = (
-        "file",
-        "render",
-        "lint",
-        "trusted_keys",
-        "crds",
-        "max_bytes",
-        "max_nodes",
-        "max_documents",
-        "base_dir",
-        "operator",
-        "places",
-    )
-    _compare = (
-        "file",
-        "render",
-        "lint",
-        "trusted_keys",
-        "crds",
-        "max_bytes",
-        "max_nodes",
-        "max_documents",
-        "operator",
-    )
     file: str
-    render: tuple[RenderJob, ...]
-    lint: LintConfig
-    trusted_keys: tuple[str, ...]
-    crds: tuple[str, ...]
-    max_bytes: int | None
-    max_nodes: int | None  # per-file caps of the input layer (global options)
-    max_documents: int | None
+    render: tuple[RenderJob, ...] = ()
+    lint: LintConfig = field(default_factory=LintConfig)
+    trusted_keys: tuple[str, ...] = ()
+    crds: tuple[str, ...] = ()
+    max_bytes: int | None = None
+    max_nodes: int | None = None  # per-file caps of the input layer (global options)
+    max_documents: int | None = None
     # the repository root: the config's folder (absolute, symlinks resolved); every write
     # a config asks for must stay inside it
-    base_dir: str
+    base_dir: str = field(default="", compare=False)
     # the `operator:` section (None: the pinned defaults)
-    operator: OperatorConfig | None
+    operator: OperatorConfig | None = None
     # each path read from the file, as the commands see it -> (its key, file, line, column),
     # so a path that does not exist is reported at its line (`at_config_line`)
-    places: dict[str, tuple[str, str, int, int]]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        file: str,
-        render: tuple[RenderJob, ...] = (),
-        lint: LintConfig | None = None,
-        trusted_keys: tuple[str, ...] = (),
-        crds: tuple[str, ...] = (),
-        max_bytes: int | None = None,
-        max_nodes: int | None = None,
-        max_documents: int | None = None,
-        base_dir: str = "",
-        operator: OperatorConfig | None = None,
-        places: dict[str, tuple[str, str, int, int]] | None = None,
-    ) -> None:
-        _set = self._set
-        _set("file", file)
-        _set("render", render)
-        _set("lint", LintConfig() if lint is None else lint)
-        _set("trusted_keys", trusted_keys)
-        _set("crds", crds)
-        _set("max_bytes", max_bytes)
-        _set("max_nodes", max_nodes)
-        _set("max_documents", max_documents)
-        _set("base_dir", base_dir)
-        _set("operator", operator)
-        _set("places", {} if places is None else places)
+    places: dict[str, tuple[str, str, int, int]] = field(default_factory=dict, compare=False)
 
 
 class _Reader:

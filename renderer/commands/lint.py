@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from typing import Any, TextIO
 
 import click
@@ -17,7 +16,7 @@ from click.core import ParameterSource
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
 from renderer.config import from_context
-from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK
+from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError, one_line
 from renderer.lint.rules import RULE_MODULES, all_rules, get_rule
 from renderer.pipeline.lint import LintOutcome, LintRequest, run_lint
@@ -31,47 +30,10 @@ from renderer.writeroot import roots_for
 class LintArgs(LintRequest):
     """The library request plus how to print it."""
 
-    _fields = (*LintRequest._fields, "format", "write_baseline")
-    format: str | None  # None: github under GitHub Actions, else text
-    write_baseline: str | None  # --write-baseline: record the findings there, then accept them
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        paths: Sequence[str],
-        checkpoints: Sequence[str] = (),
-        dgd: str | None = None,
-        fix: bool = False,
-        strict: bool = False,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        namespace: str | None = None,
-        write_roots: Sequence[str] = (),
-        operator: Any = None,
-        disabled_rules: Sequence[str] = (),
-        jobs: int | None = None,
-        baseline: str | None = None,
-        format: str | None = None,
-        write_baseline: str | None = None,
-    ) -> None:
-        super().__init__(
-            paths,
-            checkpoints,
-            dgd,
-            fix,
-            strict,
-            trusted_keys,
-            max_bytes,
-            crds,
-            namespace,
-            write_roots,
-            operator,
-            disabled_rules,
-            jobs,
-            baseline,
-        )
-        self._set("format", format)
-        self._set("write_baseline", write_baseline)
+    format: str | None = None  # None: github under GitHub Actions, else text
+    write_baseline: str | None = (
+        None  # --write-baseline: record the findings there, then accept them
+    )
 
 
 def _use_color(stream: TextIO) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from renderer.constants import CHECKPOINT_KIND, DEFAULT_MAX_BYTES, DGD_KIND
 from renderer.errors import DynamoRenderError, UsageError
@@ -38,70 +38,21 @@ if TYPE_CHECKING:
 class LintRequest(FrozenRecord):
     """What to lint and how (paths as given; `-` is stdin)."""
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "paths",
-        "checkpoints",
-        "dgd",
-        "fix",
-        "strict",
-        "trusted_keys",
-        "max_bytes",
-        "crds",
-        "namespace",
-        "write_roots",
-        "operator",
-        "disabled_rules",
-        "jobs",
-        "baseline",
-    )
     paths: Sequence[str]
-    checkpoints: Sequence[str]
-    dgd: str | None  # also compare with a fresh render of this DGD (render-drift)
-    fix: bool
-    strict: bool  # warnings count as errors
-    trusted_keys: Sequence[str]
-    max_bytes: int
-    crds: Sequence[str]  # rule `schema`: these CRDs instead of the bundled schemas
-    namespace: str | None  # --dgd without metadata.namespace: render it here
+    checkpoints: Sequence[str] = ()
+    dgd: str | None = None  # also compare with a fresh render of this DGD (render-drift)
+    fix: bool = False
+    strict: bool = False  # warnings count as errors
+    trusted_keys: Sequence[str] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
+    namespace: str | None = None  # --dgd without metadata.namespace: render it here
     # --fix writes only inside these (resolved) folders or files; empty: the working directory
-    write_roots: Sequence[str]
-    operator: Any  # OperatorConfig of the config's `operator:` section, for --dgd
-    disabled_rules: Sequence[str]  # --disable: rules not run
-    jobs: int | None  # worker processes for a large input; None: the CPUs available
-    baseline: str | None  # --baseline: findings it lists are suppressed
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        paths: Sequence[str],
-        checkpoints: Sequence[str] = (),
-        dgd: str | None = None,
-        fix: bool = False,
-        strict: bool = False,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        namespace: str | None = None,
-        write_roots: Sequence[str] = (),
-        operator: Any = None,
-        disabled_rules: Sequence[str] = (),
-        jobs: int | None = None,
-        baseline: str | None = None,
-    ) -> None:
-        set_ = self._set
-        set_("paths", paths)
-        set_("checkpoints", checkpoints)
-        set_("dgd", dgd)
-        set_("fix", fix)
-        set_("strict", strict)
-        set_("trusted_keys", trusted_keys)
-        set_("max_bytes", max_bytes)
-        set_("crds", crds)
-        set_("namespace", namespace)
-        set_("write_roots", write_roots)
-        set_("operator", operator)
-        set_("disabled_rules", disabled_rules)
-        set_("jobs", jobs)
-        set_("baseline", baseline)
+    write_roots: Sequence[str] = ()
+    operator: Any = None  # OperatorConfig of the config's `operator:` section, for --dgd
+    disabled_rules: Sequence[str] = ()  # --disable: rules not run
+    jobs: int | None = None  # worker processes for a large input; None: the CPUs available
+    baseline: str | None = None  # --baseline: findings it lists are suppressed
 
 
 class LintOutcome(NamedTuple):

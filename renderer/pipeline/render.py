@@ -24,7 +24,7 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from renderer.binding.checkpoint import is_checkpoint
 from renderer.constants import (
@@ -36,7 +36,7 @@ from renderer.constants import (
 )
 from renderer.errors import DynamoRenderError, InputError, UsageError
 from renderer.model.namespace import with_namespace
-from renderer.record import FrozenRecord
+from renderer.record import FrozenRecord, field
 from renderer.render import render
 from renderer.render.names import UnsafeNameError, output_file_name
 from renderer.schema import check_inputs, check_outputs, load_crd_schemas
@@ -60,96 +60,32 @@ PARALLEL_MIN_ENTRIES = 4
 class RenderRequest(FrozenRecord):
     """What to render and how (paths as given; `-` is stdin)."""
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "dgd_file",
-        "checkpoints",
-        "target",
-        "output_dir",
-        "trusted_keys",
-        "max_bytes",
-        "crds",
-        "source_name",
-        "namespace",
-        "namespace_option",
-        "operator",
-        "write_roots",
-        "dgd_uid",
-        "dgd_uid_option",
-        "kustomization",
-    )
     dgd_file: str  # a file of one or more DGDs, or a folder of such files
-    checkpoints: Sequence[str]
-    target: Target | None  # None: what the operator creates for each DGD
-    output_dir: str | None  # plan one file per object in this folder
-    trusted_keys: Sequence[str]  # matched snapshots must be signed by one of these
-    max_bytes: int
-    crds: Sequence[str]  # validate against these CRDs instead of the bundled schemas
-    source_name: str | None  # for `# Source:` (default: dgd_file as given)
-    namespace: str | None  # for DGDs without metadata.namespace (kubectl apply -n)
-    namespace_option: str  # how messages name where it came from
-    operator: OperatorConfig | None  # the config's `operator:` section
+    checkpoints: Sequence[str] = ()
+    target: Target | None = None  # None: what the operator creates for each DGD
+    output_dir: str | None = None  # plan one file per object in this folder
+    trusted_keys: Sequence[str] = ()  # matched snapshots must be signed by one of these
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: Sequence[str] = ()  # validate against these CRDs instead of the bundled schemas
+    source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
+    namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
+    namespace_option: str = NAMESPACE_OPTION  # how messages name where it came from
+    operator: OperatorConfig | None = None  # the config's `operator:` section
     # output_dir must be inside one of these (symlinks resolved); empty: anywhere
-    write_roots: Sequence[str]
+    write_roots: Sequence[str] = ()
     # the live DGD's metadata.uid, which automatic checkpoint names need (one DGD only)
-    dgd_uid: str | None
-    dgd_uid_option: str  # how messages name where it came from
-    kustomization: bool  # with output_dir: keep output_dir/kustomization.yaml listing it
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        dgd_file: str,
-        checkpoints: Sequence[str] = (),
-        target: Target | None = None,
-        output_dir: str | None = None,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        source_name: str | None = None,
-        namespace: str | None = None,
-        namespace_option: str = NAMESPACE_OPTION,
-        operator: OperatorConfig | None = None,
-        write_roots: Sequence[str] = (),
-        dgd_uid: str | None = None,
-        dgd_uid_option: str = DGD_UID_OPTION,
-        kustomization: bool = False,
-    ) -> None:
-        _set = self._set
-        _set("dgd_file", dgd_file)
-        _set("checkpoints", checkpoints)
-        _set("target", target)
-        _set("output_dir", output_dir)
-        _set("trusted_keys", trusted_keys)
-        _set("max_bytes", max_bytes)
-        _set("crds", crds)
-        _set("source_name", source_name)
-        _set("namespace", namespace)
-        _set("namespace_option", namespace_option)
-        _set("operator", operator)
-        _set("write_roots", write_roots)
-        _set("dgd_uid", dgd_uid)
-        _set("dgd_uid_option", dgd_uid_option)
-        _set("kustomization", kustomization)
+    dgd_uid: str | None = None
+    dgd_uid_option: str = DGD_UID_OPTION  # how messages name where it came from
+    kustomization: bool = False  # with output_dir: keep output_dir/kustomization.yaml listing it
 
 
 class OutputPlan(FrozenRecord):
     """What `-o DIR` changes: the files whose content changes, and the owned files that no
     object renders to any more. Unchanged files are in neither."""
 
-    _fields = ("folder", "writes", "removals")
     folder: str
-    writes: list[tuple[str, bytes]]  # (path, content)
-    removals: list[str]
-
-    def __init__(
-        self,
-        folder: str,
-        writes: list[tuple[str, bytes]] | None = None,
-        removals: list[str] | None = None,
-    ) -> None:
-        _set = self._set
-        _set("folder", folder)
-        _set("writes", [] if writes is None else writes)
-        _set("removals", [] if removals is None else removals)
+    writes: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content)
+    removals: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -160,26 +96,12 @@ class RenderOutcome(FrozenRecord):
     """The rendered documents in output order, the warnings, and with `output_dir` the
     plan of the folder."""
 
-    _fields = ("documents", "warnings", "output", "unbound")
     documents: list[Document]
-    warnings: list[str]
-    output: OutputPlan | None
+    warnings: list[str] = field(default_factory=list)
+    output: OutputPlan | None = None
     # one line per checkpointed component rendered without a binding because its
     # checkpoint is not captured or not committed (what --require-bound refuses)
-    unbound: list[str]
-
-    def __init__(
-        self,
-        documents: list[Document],
-        warnings: list[str] | None = None,
-        output: OutputPlan | None = None,
-        unbound: list[str] | None = None,
-    ) -> None:
-        _set = self._set
-        _set("documents", documents)
-        _set("warnings", [] if warnings is None else warnings)
-        _set("output", output)
-        _set("unbound", [] if unbound is None else unbound)
+    unbound: list[str] = field(default_factory=list)
 
 
 def run_render(request: RenderRequest) -> RenderOutcome:

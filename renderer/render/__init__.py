@@ -58,7 +58,7 @@ from renderer.operator.render import (
     workload_provider,
 )
 from renderer.operator_settings import default_operator_config
-from renderer.record import FrozenRecord, Record
+from renderer.record import FrozenRecord, Record, field
 from renderer.render.locate import (
     admission_error,
     component_path,
@@ -96,50 +96,20 @@ JSON = dict[str, Any]
 class RenderResult(Record):
     """The rendered objects in output order, and warnings for stderr."""
 
-    _fields = (
-        "objects",
-        "warnings",
-        "target",
-        "checkpoint_files",
-        "worker_hash",
-        "checkpoints",
-        "pending",
-        "outdated",
-    )
     objects: list[JSON]
-    warnings: list[str]
-    target: str
+    warnings: list[str] = field(default_factory=list)
+    target: str = ""
     # Files of the snapshots some component restores from (for --trusted-key checks).
-    checkpoint_files: tuple[str, ...]
-    worker_hash: str
+    checkpoint_files: tuple[str, ...] = ()
+    worker_hash: str = ""
     # The snapshot objects some component restores from, in component order.
-    checkpoints: tuple[SourceObject, ...]
+    checkpoints: tuple[SourceObject, ...] = ()
     # The checkpointed components whose checkpoint is not among the snapshots: rendered as
     # the operator renders them before the capture, without a binding.
-    pending: tuple[Pending, ...]
+    pending: tuple[Pending, ...] = ()
     # The snapshots of a checkpointed component the operator no longer reads (a warning
     # says so): not "unused".
-    outdated: tuple[SourceObject, ...]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        objects: list[JSON],
-        warnings: list[str] | None = None,
-        target: str = "",
-        checkpoint_files: tuple[str, ...] = (),
-        worker_hash: str = "",
-        checkpoints: tuple[SourceObject, ...] = (),
-        pending: tuple[Pending, ...] = (),
-        outdated: tuple[SourceObject, ...] = (),
-    ) -> None:
-        self.objects = objects
-        self.warnings = [] if warnings is None else warnings
-        self.target = target
-        self.checkpoint_files = checkpoint_files
-        self.worker_hash = worker_hash
-        self.checkpoints = checkpoints
-        self.pending = pending
-        self.outdated = outdated
+    outdated: tuple[SourceObject, ...] = ()
 
 
 def _namespace(dgd: SourceObject, namespace: str | None) -> str:
@@ -179,24 +149,10 @@ class Admission(FrozenRecord):
     """A DGD as the API server and the operator's webhooks admit it (CRD defaults, the
     v1alpha1 -> v1beta1 conversion, defaulting, validation)."""
 
-    _fields = ("data", "namespace", "config", "warnings")
     data: JSON  # the admitted DGD (v1beta1)
     namespace: str  # the one it is rendered in
     config: OperatorConfig  # the operator configuration it is rendered with
-    warnings: tuple[str, ...]  # the admission warnings, each at the DGD's name
-
-    def __init__(
-        self,
-        data: JSON,
-        namespace: str,
-        config: OperatorConfig,
-        warnings: tuple[str, ...] = (),
-    ) -> None:
-        _set = self._set
-        _set("data", data)
-        _set("namespace", namespace)
-        _set("config", config)
-        _set("warnings", warnings)
+    warnings: tuple[str, ...] = ()  # the admission warnings, each at the DGD's name
 
 
 def admit(

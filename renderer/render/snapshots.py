@@ -47,7 +47,7 @@ from renderer.operator.checkpoint_id import (
     checkpoint_name,
     dgd_checkpoint_id,
 )
-from renderer.record import Record
+from renderer.record import Record, field
 from renderer.render.locate import component_path
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
@@ -86,49 +86,19 @@ class Lookups(NamedTuple):
 class Resolution(Record):
     """What render hands the operator, and how to read its output back."""
 
-    _fields = (
-        "operator_inputs",
-        "dgd_uid",
-        "components",
-        "warnings",
-        "renames",
-        "pending",
-        "unnamed",
-        "outdated",
-    )
     operator_inputs: list[JSON]  # the DynamoCheckpoint objects the operator may read
     dgd_uid: str
-    components: dict[str, Resolved]
-    warnings: list[str]
+    components: dict[str, Resolved] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
     # (name, ID) the operator is given -> (name, ID) of the snapshot, for a snapshot used
     # without the uid check (see `_unverified`)
-    renames: dict[str, str]
-    pending: list[Pending]  # in component order
+    renames: dict[str, str] = field(default_factory=dict)
+    pending: list[Pending] = field(default_factory=list)  # in component order
     # the names and IDs the operator computes with no DGD uid (state 0): not the live
     # ones, so the rendered objects leave out every value that holds one
-    unnamed: set[str]
+    unnamed: set[str] = field(default_factory=set)
     # snapshots of a checkpointed component the operator no longer reads (warned about)
-    outdated: list[Checkpoint]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        operator_inputs: list[JSON],
-        dgd_uid: str,
-        components: dict[str, Resolved] | None = None,
-        warnings: list[str] | None = None,
-        renames: dict[str, str] | None = None,
-        pending: list[Pending] | None = None,
-        unnamed: set[str] | None = None,
-        outdated: list[Checkpoint] | None = None,
-    ) -> None:
-        self.operator_inputs = operator_inputs
-        self.dgd_uid = dgd_uid
-        self.components = {} if components is None else components
-        self.warnings = [] if warnings is None else warnings
-        self.renames = {} if renames is None else renames
-        self.pending = [] if pending is None else pending
-        self.unnamed = set() if unnamed is None else unnamed
-        self.outdated = [] if outdated is None else outdated
+    outdated: list[Checkpoint] = field(default_factory=list)
 
     @property
     def files(self) -> tuple[str, ...]:
