@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from renderer.operator.config import (
     DEFAULT_SECCOMP_PROFILE,
@@ -38,9 +38,6 @@ from renderer.operator.config import (
     InfrastructureConfig,
     OperatorConfig,
 )
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
 
 Fail = Callable[[tuple[str | int, ...], str], Exception]
 

@@ -124,8 +124,8 @@ def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
 
 def _diff(writes: list[tuple[str, bytes]], removals: list[str], max_bytes: int) -> str:
     """--diff: each file as it is on disk now against what the render makes of it."""
-    from renderer.filediff import unified  # noqa: PLC0415 - difflib only for --diff
-    from renderer.writeroot import read_regular  # noqa: PLC0415 - file-system checks only when files are compared or written
+    from renderer.filediff import unified  # noqa: PLC0415 - diffs only for --diff
+    from renderer.writeroot import read_regular  # noqa: PLC0415 - the files on disk are read only for --diff
 
     def old(path: str) -> bytes | None:
         data = read_regular(path, max_bytes + 1)

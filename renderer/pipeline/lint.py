@@ -28,7 +28,7 @@ from renderer.writeroot import real, require_inside
 
 if TYPE_CHECKING:
     from renderer.fix import FixReport
-    from renderer.lint.engine import LintOptions, LintResult
+    from renderer.lint.engine import LintResult
     from renderer.lint.finding import Finding
     from renderer.operator.config import OperatorConfig
     from renderer.schema.check import Schemas

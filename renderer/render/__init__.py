@@ -39,7 +39,7 @@ from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
-    from renderer.render.snapshots import Lookups, Pending
+    from renderer.render.snapshots import Pending
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
 from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY

@@ -89,7 +89,7 @@ def _stopped_after(seconds: float, error: InputError) -> Iterator[None]:
     """Raise `error` if the block runs longer than `seconds` (an interval timer: the
     regular-expression engine and jsonschema's loops both stop for a signal). Only in the
     main thread of a process, where signals are delivered; elsewhere the block just runs."""
-    import signal  # noqa: PLC0415 - signal only around a jsonschema check (a valid object never gets there)
+    import signal  # noqa: PLC0415 - signal only to time a check against a --crd schema
 
     if threading.current_thread() is not threading.main_thread() or not hasattr(
         signal, "setitimer"

@@ -14,16 +14,13 @@ On a v1beta1 DGD JSON dict (after conversion and CRD defaults), in the operator'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission import provideroverride as po
 from renderer.operator.config import OperatorConfig
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
 
 ANNOTATION_WORKLOAD_PROVIDER = consts.KUBE_ANNOTATION_WORKLOAD_PROVIDER
 ANNOTATION_ENABLE_GROVE = consts.KUBE_ANNOTATION_ENABLE_GROVE

@@ -19,7 +19,7 @@ A refusal raises ``AdmissionError`` with the operator's text; what is not reprod
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
@@ -35,9 +35,6 @@ from renderer.operator.admission.dgd_types import (
 )
 from renderer.operator.admission.errors import AdmissionError
 from renderer.operator.config import OperatorConfig
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
 
 GROUP = "nvidia.com"
 KIND = consts.DGD_KIND

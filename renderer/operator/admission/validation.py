@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts
@@ -64,9 +64,6 @@ from renderer.operator.admission.validation_v1alpha1 import (
 from renderer.operator.backend_vllm import is_elastic_ep_ray_launch
 from renderer.operator.config import OperatorConfig
 from renderer.operator.graph_grove_roles import pcs_name_for_dgd
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
 
 GROUP_KIND = "DynamoGraphDeployment.nvidia.com"
 WEBHOOK_PREFIX = "admission webhook denied the request: "
