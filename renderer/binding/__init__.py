@@ -10,8 +10,8 @@ Public surface:
   parse message, or `NONCANONICAL` ... for a spelling the operator accepts but never writes
 - `Binding`, `BoundCheckpoint`, `Checkpoint` (the checkpoint model, `binding.checkpoint`)
 
-Importing this package is light (the standard library only; SHA-256 (`renderer.sha256`)
-is taken by the first `bind`, with the Go type table, which is read and compiled then).
+Importing this package is light (the standard library and the interpreter's built-in
+SHA-256); the Go type table is read and compiled by the first `bind`.
 See docs/binding.md.
 """
 

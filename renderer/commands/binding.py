@@ -13,13 +13,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from renderer.binding import bind, verify_binding
-from renderer.binding.checkpoint import is_checkpoint
 from renderer.commands.options import max_bytes_option
 from renderer.constants import CHECKPOINT_KIND, EXIT_FINDINGS, EXIT_OK
 from renderer.errors import InputError, UsageError, one_line, report_text
-from renderer.report import dump_json
-from renderer.source import load_paths
 
 if TYPE_CHECKING:
     from renderer.binding import BoundCheckpoint
@@ -58,6 +54,10 @@ class BindingArgs:
 
 def bind_snapshots(paths: Sequence[str], *, max_bytes: int) -> list[BoundCheckpoint]:
     """Every DynamoCheckpoint in `paths`, bound; InputError when there is none."""
+    from renderer.binding import bind
+    from renderer.binding.checkpoint import is_checkpoint
+    from renderer.source import load_paths
+
     # Every document is parsed, not only checkpoints: a snapshot file with a malformed or
     # hostile document in it is reported, never half-read.
     objects = load_paths(paths, max_bytes=max_bytes, allow_empty=True)
@@ -95,6 +95,8 @@ def _json_record(bound: BoundCheckpoint) -> dict[str, Any]:
 def format_json(bound: Sequence[BoundCheckpoint]) -> str:
     """The `--json` document: an array, one object per checkpoint, in input order (written
     as lint's JSON report is: controls, separators and bidi overrides escaped)."""
+    from renderer.report import dump_json
+
     return dump_json([_json_record(b) for b in bound])
 
 
@@ -125,6 +127,8 @@ def _verify_target(value: str, bound: Sequence[BoundCheckpoint]) -> BoundCheckpo
 
 def _report(args: BindingArgs, bound: Sequence[BoundCheckpoint]) -> tuple[int, str]:
     """(exit code, stdout text) for the bound snapshots."""
+    from renderer.binding import verify_binding
+
     if args.verify is None:
         return EXIT_OK, format_json(bound) if args.as_json else format_lines(bound)
     target = _verify_target(args.verify, bound)

@@ -8,9 +8,6 @@ and click answers with the commands, options and file names that fit.
 from __future__ import annotations
 
 import click
-from click.shell_completion import get_completion_class
-
-from renderer.cli import cli
 
 SHELLS = ("bash", "zsh", "fish")
 PROG_NAME = "dynamo-render"
@@ -37,6 +34,10 @@ Exit codes: 0 printed; 2 an unknown shell.
 @click.argument("shell", type=click.Choice(SHELLS))
 def command(shell: str) -> None:
     """Print the completion script for SHELL (bash, zsh or fish) to stdout."""
+    from click.shell_completion import get_completion_class
+
+    from renderer.cli import cli
+
     completion = get_completion_class(shell)
     assert completion is not None  # every choice is one of click's shells
     script = completion(cli, {}, PROG_NAME, COMPLETE_VAR).source()

@@ -12,28 +12,20 @@ import sys
 from typing import Any, TextIO
 
 import click
-from click.core import ParameterSource
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.config import from_context
 from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError, one_line
-from renderer.lint.rules import RULE_MODULES, all_rules, get_rule
-from renderer.pipeline.lint import LintOutcome, LintRequest, run_lint
-from renderer.pipeline.suppress import apply_suppressions, write_baseline
-from renderer.record import replace
-from renderer.report import FORMATS, get_format
-from renderer.report.text import summary_line
-from renderer.writeroot import roots_for
+from renderer.pipeline.requests import LintOutcome, LintRequest
+from renderer.report import FORMATS
 
 
 class LintArgs(LintRequest):
     """The library request plus how to print it."""
 
     format: str | None = None  # None: github under GitHub Actions, else text
-    write_baseline: str | None = (
-        None  # --write-baseline: record the findings there, then accept them
-    )
+    # --write-baseline: record the findings there, then accept them
+    write_baseline: str | None = None
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -48,12 +40,16 @@ def default_format() -> str:
 
 
 def rules_listing() -> str:
+    from renderer.lint.rules import all_rules
+
     rules = all_rules()
     width = max(len(rule.id) for rule in rules)
     return "".join(f"{r.id:<{width}}  {r.severity:<7}  {r.summary}\n" for r in rules)
 
 
 def rule_explanation(rule_id: str) -> str:
+    from renderer.lint.rules import RULE_MODULES, get_rule
+
     if rule_id not in RULE_MODULES:
         raise UsageError(f"no rule {rule_id!r} (see --list-rules)")
     rule = get_rule(rule_id)
@@ -93,6 +89,9 @@ def repository_root() -> str | None:
 
 def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     """Run lint as the command line would, print the report; returns the exit code."""
+    from renderer.pipeline.lint import run_lint
+    from renderer.report import get_format
+
     fmt = args.format or default_format()
     outcome = _baselined(args, err) if args.write_baseline is not None else run_lint(args)
     result = outcome.result
@@ -101,6 +100,8 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
     for failure in result.unfixed:
         err.write(f"dynamo-render lint: not fixed: {one_line(str(failure))}\n")
     if fmt == "text":
+        from renderer.report.text import summary_line
+
         err.write(summary_line(result) + "\n")
     return EXIT_FINDINGS if outcome.failed else EXIT_OK
 
@@ -108,6 +109,10 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
 def _baselined(args: LintArgs, err: TextIO) -> Any:
     """--write-baseline: lint without the old baseline, record every finding left in the
     new one, and report them as it suppresses them (read back: what a later run sees)."""
+    from renderer.pipeline.lint import run_lint
+    from renderer.pipeline.suppress import apply_suppressions, write_baseline
+    from renderer.record import replace
+
     path = args.write_baseline
     assert path is not None
     outcome = run_lint(replace(args, baseline=None))
@@ -269,9 +274,12 @@ def command(  # noqa: PLR0917 (click passes one argument per option)
         return
     if not paths:
         raise UsageError("lint needs at least one PATH (a file, a directory, or -)")
+    from click.core import ParameterSource
+
+    from renderer.writeroot import roots_for
 
     if namespace is not None:  # (the DGD model is not imported for a lint without --dgd)
-        from renderer.model.namespace import check_namespace  # noqa: PLC0415 - the DGD model only for a lint given --namespace
+        from renderer.model.namespace import check_namespace
 
         namespace = check_namespace(namespace)
     named = ctx.get_parameter_source("paths") == ParameterSource.COMMANDLINE
@@ -307,6 +315,8 @@ def _check_write_baseline(fix: bool, paths: tuple[str, ...]) -> None:
 
 
 def _known_rules(disabled: tuple[str, ...]) -> tuple[str, ...]:
+    from renderer.lint.rules import RULE_MODULES
+
     for rule in disabled:
         if rule not in RULE_MODULES:
             raise UsageError(f"--disable {rule}: no such rule (see --list-rules)")
@@ -314,5 +324,7 @@ def _known_rules(disabled: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _operator_settings(ctx: click.Context) -> Any:
+    from renderer.config import from_context
+
     config = from_context(ctx.find_root())
     return config.operator if config is not None else None

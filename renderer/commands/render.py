@@ -15,7 +15,6 @@ or replaced (see `writeroot`).
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -23,7 +22,6 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.config import from_context
 from renderer.constants import (
     DEFAULT_MAX_BYTES,
     EXIT_FINDINGS,
@@ -32,16 +30,13 @@ from renderer.constants import (
     Target,
 )
 from renderer.errors import UsageError, one_line
-from renderer.model.namespace import check_namespace
-from renderer.pipeline.render import RenderRequest, run_render, run_renders
+from renderer.pipeline.requests import RenderRequest
 from renderer.record import FrozenRecord, Record, field
-from renderer.render.uid import check_dgd_uid
-from renderer.yamlout import dump_stream
 
 if TYPE_CHECKING:
     from renderer.config import RenderJob
     from renderer.operator.config import OperatorConfig
-    from renderer.pipeline.render import RenderOutcome
+    from renderer.pipeline.requests import RenderOutcome
 
 
 class RenderArgs(RenderRequest):
@@ -85,6 +80,8 @@ class Outcome(Record):
 def plan(args: RenderArgs) -> Outcome:
     """Render and say what to print and write; raises DynamoRenderError (exit 2) on any
     bad input."""
+    from renderer.pipeline.render import run_render
+
     _refuse_check_without_output(args)
     return _printed(args, run_render(args))
 
@@ -118,14 +115,16 @@ def _printed(args: RenderArgs, result: RenderOutcome) -> Outcome:
     if unbound:
         return Outcome(EXIT_FINDINGS, "", result.warnings, unbound=unbound)
     if output is None:
+        from renderer.yamlout import dump_stream
+
         return Outcome(EXIT_OK, dump_stream(result.documents), result.warnings)
     return Outcome(EXIT_OK, "", result.warnings, output.writes, output.removals, diff=diff)
 
 
 def _diff(writes: list[tuple[str, bytes]], removals: list[str], max_bytes: int) -> str:
     """--diff: each file as it is on disk now against what the render makes of it."""
-    from renderer.filediff import unified  # noqa: PLC0415 - diffs only for --diff
-    from renderer.writeroot import read_regular  # noqa: PLC0415 - the files on disk are read only for --diff
+    from renderer.filediff import unified
+    from renderer.writeroot import read_regular
 
     def old(path: str) -> bytes | None:
         data = read_regular(path, max_bytes + 1)
@@ -141,8 +140,8 @@ def _diff(writes: list[tuple[str, bytes]], removals: list[str], max_bytes: int) 
 def write_outcome(outcome: Outcome, output_dir: str, out: TextIO | None = None) -> None:
     """Write an outcome's files into `output_dir` (created when needed) and remove the
     owned files no object renders to; the one code path of `-o` and config-driven render."""
-    from renderer.atomic import remove_leftovers, write_file  # noqa: PLC0415 - writing only with -o or a config's output folder
-    from renderer.writeroot import make_folder  # noqa: PLC0415 - writing only with -o or a config's output folder
+    from renderer.atomic import remove_leftovers, write_file
+    from renderer.writeroot import make_folder
 
     if not outcome.files and not outcome.removals:
         return
@@ -179,7 +178,7 @@ def apply(
     if outcome.stdout:
         click.echo(outcome.stdout, file=out, nl=False)
     if outcome.diff:
-        from renderer.filediff import colorize  # noqa: PLC0415 - colour only for --diff
+        from renderer.filediff import colorize
 
         stream = out if out is not None else sys.stdout
         color = _is_terminal(stream)
@@ -188,6 +187,8 @@ def apply(
 
 def _is_terminal(stream: TextIO) -> bool:
     """Colour only for a terminal, and never under NO_COLOR (https://no-color.org)."""
+    import os
+
     if os.environ.get("NO_COLOR"):
         return False
     isatty = getattr(stream, "isatty", None)
@@ -208,7 +209,8 @@ def _execute_configured(shared: ConfiguredArgs, out: TextIO, err: TextIO) -> int
 
     Every entry is rendered before any file is written, so one bad entry means no output
     at all; then each is applied as `execute` applies one."""
-    from renderer.commands.render_config import UPDATE_HINT  # noqa: PLC0415 - the config's render entries only when render runs them
+    from renderer.commands.render_config import UPDATE_HINT
+    from renderer.pipeline.render import run_renders
 
     runs = [
         RenderArgs(
@@ -437,11 +439,13 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
     is exit 2 with its JSON path and line. A DGD field its CRD does not declare (the
     pinned operator's, or the --crd one) is exit 2 at its key, as kubectl apply refuses it.
     """
+    from renderer.config import from_context
+
     config = from_context(ctx.find_root())
     operator = config.operator if config is not None else None
     args: RenderArgs | ConfiguredArgs
     if dgd_file is None:
-        from renderer.commands.render_config import configured_jobs  # noqa: PLC0415 - the config's render entries only when render runs them
+        from renderer.commands.render_config import configured_jobs
 
         given = [
             name
@@ -469,6 +473,9 @@ def command(  # noqa: PLR0917  (click passes one argument per option)
             diff=diff,
         )
     else:
+        from renderer.model.namespace import check_namespace
+        from renderer.render.uid import check_dgd_uid
+
         if output_dir is not None:
             _warn_kubectl_output_format(output_dir)
         args = RenderArgs(

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from renderer.config import CONFIG_NAME, from_context
 from renderer.errors import UsageError
 
 if TYPE_CHECKING:
@@ -30,6 +29,8 @@ def configured_jobs(
     must stay in (the config may come from a pull request; the config reader refused
     `..`, the render checks again with symlinks resolved). `per_dgd_options` names the
     options given that only make sense with DGD_FILE (an error here)."""
+    from renderer.config import CONFIG_NAME, from_context
+
     config = from_context(ctx.find_root())
     if config is None or not config.render:
         raise UsageError(

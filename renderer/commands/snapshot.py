@@ -22,21 +22,14 @@ from renderer.atomic import write_file
 from renderer.commands.options import max_bytes_option
 from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError, one_line
-from renderer.source import load_paths
-from renderer.trust import (
-    generate_key_pair,
-    load_private_key,
-    load_trusted_keys,
-    sign_message,
-    signature_path,
-    signed_message,
-    verify_message,
-)
 from renderer.writeroot import require_inside, roots_for
 
 
 def _load_snapshot(path: str, max_bytes: int) -> bytes:
     """The signed message of one snapshot file (InputError, exit 2, when it has none)."""
+    from renderer.source import load_paths
+    from renderer.trust import signed_message
+
     try:
         is_file = path != "-" and stat.S_ISREG(Path(path).stat().st_mode)
     except (OSError, ValueError) as exc:
@@ -85,6 +78,8 @@ def execute(args: SnapshotArgs, out: TextIO, err: TextIO) -> int:
 
 
 def _keygen(args: KeygenArgs, out: TextIO) -> int:
+    from renderer.trust import generate_key_pair
+
     # (by text: `Path("keys/").name` is "keys", yet the files would be `keys/.key`)
     if args.prefix.rpartition("/")[2] in ("", ".", ".."):
         # `--out ''` or `--out dir/` would write hidden `.key`/`.pub` files nobody asked for
@@ -107,6 +102,8 @@ def _keygen(args: KeygenArgs, out: TextIO) -> int:
 
 
 def _sign(args: SignArgs, out: TextIO) -> int:
+    from renderer.trust import load_private_key, sign_message, signature_path
+
     key = load_private_key(args.key_path)
     # Build every message first: one bad snapshot means no signature is written.
     messages = [(path, _load_snapshot(path, args.max_bytes)) for path in args.snapshots]
@@ -128,6 +125,8 @@ def _require_inside(paths: Sequence[str], roots: Sequence[str]) -> None:
 
 
 def _verify(args: VerifyArgs, out: TextIO, err: TextIO) -> int:
+    from renderer.trust import load_trusted_keys, verify_message
+
     keys = load_trusted_keys(args.key_paths)
     messages = [(path, _load_snapshot(path, args.max_bytes)) for path in args.snapshots]
     failed = False

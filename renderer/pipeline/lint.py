@@ -11,70 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING
 
-from renderer.constants import CHECKPOINT_KIND, DEFAULT_MAX_BYTES, DGD_KIND
+from renderer.constants import CHECKPOINT_KIND, DGD_KIND
 from renderer.errors import DynamoRenderError, UsageError
 from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
 from renderer.lint.rules import RULE_MODULES
 from renderer.lint.split import lint_paths
 from renderer.parallel import resolve_jobs
+from renderer.pipeline.requests import LintOutcome, LintRequest
 from renderer.pipeline.suppress import apply_suppressions
-from renderer.record import FrozenRecord, replace
+from renderer.record import replace
 from renderer.schema import load_crd_schemas
 from renderer.source import load_paths
 from renderer.source.files import ReadMemo
 from renderer.writeroot import real, require_inside
 
 if TYPE_CHECKING:
-    from renderer.fix import FixReport
     from renderer.lint.engine import LintResult
-    from renderer.lint.finding import Finding
     from renderer.operator.config import OperatorConfig
     from renderer.schema.check import Schemas
     from renderer.source.model import SourceObject
-
-
-class LintRequest(FrozenRecord):
-    """What to lint and how (paths as given; `-` is stdin)."""
-
-    paths: Sequence[str]
-    checkpoints: Sequence[str] = ()
-    dgd: str | None = None  # also compare with a fresh render of this DGD (render-drift)
-    fix: bool = False
-    strict: bool = False  # warnings count as errors
-    trusted_keys: Sequence[str] = ()
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: Sequence[str] = ()  # rule `schema`: these CRDs instead of the bundled schemas
-    namespace: str | None = None  # --dgd without metadata.namespace: render it here
-    # --fix writes only inside these (resolved) folders or files; empty: the working directory
-    write_roots: Sequence[str] = ()
-    operator: Any = None  # OperatorConfig of the config's `operator:` section, for --dgd
-    disabled_rules: Sequence[str] = ()  # --disable: rules not run
-    jobs: int | None = None  # worker processes for a large input; None: the CPUs available
-    baseline: str | None = None  # --baseline: findings it lists are suppressed
-
-
-class LintOutcome(NamedTuple):
-    """The findings left, the --fix report, and whether the run fails."""
-
-    result: LintResult  # after --fix: of the files as they are now, with the fix counts
-    fix: FixReport | None  # None: --fix not asked, or nothing was fixable
-    strict: bool = False
-
-    @property
-    def findings(self) -> list[Finding]:
-        return self.result.findings
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        return self.result.summary()
-
-    @property
-    def failed(self) -> bool:
-        """Exit 1: errors (warnings too with --strict), or --fix changed a file."""
-        result = self.result
-        return bool(result.changed_files or result.errors or (self.strict and result.warnings))
 
 
 def load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:

@@ -24,19 +24,16 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from renderer.binding.checkpoint import is_checkpoint
 from renderer.constants import (
-    DEFAULT_MAX_BYTES,
     DGD_KIND,
-    DGD_UID_OPTION,
     NAMESPACE_OPTION,
-    Target,
 )
 from renderer.errors import DynamoRenderError, InputError, UsageError
 from renderer.model.namespace import with_namespace
-from renderer.record import FrozenRecord, field
+from renderer.pipeline.requests import Document, OutputPlan, RenderOutcome, RenderRequest
 from renderer.render import render
 from renderer.render.names import UnsafeNameError, output_file_name
 from renderer.schema import check_inputs, check_outputs, load_crd_schemas
@@ -46,62 +43,13 @@ from renderer.source.skip import is_chart_template
 from renderer.yamlout import dump_object, source_comment
 
 if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
     from renderer.schema.check import Schemas
     from renderer.source.model import SourceObject
 
-Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
 
 # Fewer requests are rendered in this process: one takes a few milliseconds, about what
 # starting the workers costs.
 PARALLEL_MIN_ENTRIES = 4
-
-
-class RenderRequest(FrozenRecord):
-    """What to render and how (paths as given; `-` is stdin)."""
-
-    dgd_file: str  # a file of one or more DGDs, or a folder of such files
-    checkpoints: Sequence[str] = ()
-    target: Target | None = None  # None: what the operator creates for each DGD
-    output_dir: str | None = None  # plan one file per object in this folder
-    trusted_keys: Sequence[str] = ()  # matched snapshots must be signed by one of these
-    max_bytes: int = DEFAULT_MAX_BYTES
-    crds: Sequence[str] = ()  # validate against these CRDs instead of the bundled schemas
-    source_name: str | None = None  # for `# Source:` (default: dgd_file as given)
-    namespace: str | None = None  # for DGDs without metadata.namespace (kubectl apply -n)
-    namespace_option: str = NAMESPACE_OPTION  # how messages name where it came from
-    operator: OperatorConfig | None = None  # the config's `operator:` section
-    # output_dir must be inside one of these (symlinks resolved); empty: anywhere
-    write_roots: Sequence[str] = ()
-    # the live DGD's metadata.uid, which automatic checkpoint names need (one DGD only)
-    dgd_uid: str | None = None
-    dgd_uid_option: str = DGD_UID_OPTION  # how messages name where it came from
-    kustomization: bool = False  # with output_dir: keep output_dir/kustomization.yaml listing it
-
-
-class OutputPlan(FrozenRecord):
-    """What `-o DIR` changes: the files whose content changes, and the owned files that no
-    object renders to any more. Unchanged files are in neither."""
-
-    folder: str
-    writes: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content)
-    removals: list[str] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.writes or self.removals)
-
-
-class RenderOutcome(FrozenRecord):
-    """The rendered documents in output order, the warnings, and with `output_dir` the
-    plan of the folder."""
-
-    documents: list[Document]
-    warnings: list[str] = field(default_factory=list)
-    output: OutputPlan | None = None
-    # one line per checkpointed component rendered without a binding because its
-    # checkpoint is not captured or not committed (what --require-bound refuses)
-    unbound: list[str] = field(default_factory=list)
 
 
 def run_render(request: RenderRequest) -> RenderOutcome:
