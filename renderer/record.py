@@ -44,6 +44,7 @@ T = TypeVar("T")
 
 _MISSING: Any = object()
 _FACTORY: Any = object()
+_NOT_INIT: Any = object()
 
 
 class FrozenInstanceError(AttributeError):
@@ -77,12 +78,6 @@ def field(
     return cast(T, _Field(default, default_factory, init, compare))
 
 
-def _is_class_var(annotation: Any) -> bool:
-    if isinstance(annotation, str):
-        return annotation.startswith(("ClassVar", "typing.ClassVar"))
-    return getattr(annotation, "__origin__", None) is ClassVar
-
-
 class _Base:
     """What both kinds of record share. (Two bases, not one the other's subclass, so that a
     type checker sees each kind's records as dataclasses of that kind.)"""
@@ -105,39 +100,31 @@ class _Base:
             if "_compare" not in namespace:
                 cls._compare = cls._fields
             return
-        fields = list(cls._fields)
-        compare = list(cls._compare)
+        # dicts as ordered sets: a field redeclared by a subclass keeps its place
+        fields = dict.fromkeys(cls._fields)
+        compare = dict.fromkeys(cls._compare)
         defaults = dict(cls._defaults)
         factories = dict(cls._factories)
+        get = namespace.get
         # the class's own annotations (`inspect.get_annotations` would import inspect)
-        own = namespace.get("__annotations__", {})
-        for name, annotation in own.items():
-            if _is_class_var(annotation):
-                continue
-            value = namespace.get(name, _MISSING)
-            if value.__class__ is _Field:
-                spec: _Field = value
-                value = spec.default
-                if value is _MISSING:
-                    delattr(cls, name)  # no class attribute hides a missing instance one
-                else:
-                    setattr(cls, name, value)
-                if spec.compare and name not in compare:
-                    compare.append(name)
-                if not spec.init:
+        for name, annotation in get("__annotations__", {}).items():
+            if annotation.__class__ is str:
+                if annotation.startswith(("ClassVar", "typing.ClassVar")):
                     continue
-                if spec.factory is not None:
-                    factories[name] = spec.factory
-                    defaults.pop(name, None)  # a base's default, replaced
-                    value = _FACTORY
-            elif name not in compare:
-                compare.append(name)
-            if name not in fields:
-                fields.append(name)
+            elif getattr(annotation, "__origin__", None) is ClassVar:
+                continue
+            value = get(name, _MISSING)
+            if value.__class__ is _Field:
+                value = cls._field_spec(name, value, compare, factories, defaults)
+                if value is _NOT_INIT:
+                    continue
+            else:
+                compare[name] = None
+            fields[name] = None
             if value is _FACTORY:
                 continue
             if value is not _MISSING:
-                if isinstance(value, (list, dict, set)):
+                if value.__class__ in (list, dict, set):
                     raise ValueError(
                         f"{cls.__qualname__}.{name}: a mutable default needs a factory"
                     )
@@ -153,16 +140,42 @@ class _Base:
                 raise TypeError(
                     f"{cls.__qualname__}: non-default argument {name!r} follows default argument"
                 )
-        cls._fields = tuple(fields)
-        cls._names = frozenset(fields)
-        plain_from = len(fields)
-        while plain_from and fields[plain_from - 1] in defaults:
+        names = cls._fields = tuple(fields)
+        cls._names = frozenset(names)
+        plain_from = len(names)
+        while plain_from and names[plain_from - 1] in defaults:
             plain_from -= 1
         cls._plain_from = plain_from
-        cls._plain_tail = tuple(defaults[name] for name in fields[plain_from:])
+        cls._plain_tail = tuple([defaults[name] for name in names[plain_from:]])
         cls._compare = tuple(compare)
         cls._defaults = defaults
         cls._factories = factories
+
+    @classmethod
+    def _field_spec(
+        cls,
+        name: str,
+        spec: _Field,
+        compare: dict[str, None],
+        factories: dict[str, Callable[[], Any]],
+        defaults: dict[str, Any],
+    ) -> Any:
+        """What `__init_subclass__` makes of `name = field(...)`: its default, or _FACTORY
+        (its factory is recorded), or _NOT_INIT."""
+        value = spec.default
+        if value is _MISSING:
+            delattr(cls, name)  # no class attribute hides a missing instance one
+        else:
+            setattr(cls, name, value)
+        if spec.compare:
+            compare[name] = None
+        if not spec.init:
+            return _NOT_INIT
+        if spec.factory is not None:
+            factories[name] = spec.factory
+            defaults.pop(name, None)  # a base's default, replaced
+            return _FACTORY
+        return value
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
