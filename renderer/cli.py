@@ -6,6 +6,7 @@ so `dynamo-render lint` in a pre-commit hook never pays for the renderer, and so
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 from typing import Any
@@ -14,6 +15,7 @@ import click
 
 from renderer import EMULATED_OPERATOR, __version__
 from renderer.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+from renderer.errors import DynamoRenderError, InputError, one_line
 
 # name -> (module, one-line help shown by `dynamo-render --help` without importing it)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -57,7 +59,7 @@ class LazyGroup(click.Group):
         name = args[0] if args else ""
         if name and name not in COMMANDS and not name.startswith("-"):
             # git and kubectl suggest the command a typo was meant to be; click does not
-            import difflib
+            import difflib  # noqa: PLC0415 - difflib only for a mistyped command
 
             close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
             hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -65,12 +67,10 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from renderer.errors import InputError
-
         try:
             return super().invoke(ctx)
         except InputError as exc:
-            from renderer.config import at_config_line, from_context
+            from renderer.config import at_config_line, from_context  # noqa: PLC0415 - config reads YAML (ruamel): `import renderer.cli` stays light
 
             relocated = at_config_line(from_context(ctx), exc)
             if relocated is exc:
@@ -141,9 +141,8 @@ def cli(
     from the current one upwards, that holds the file or a .git); command-line options
     override it. Global options go before COMMAND.
     """
-    from renderer.config import apply_to_context, from_context
-    from renderer.errors import InputError
-    from renderer.source.limits import DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_NODES, set_limits
+    from renderer.config import apply_to_context, from_context  # noqa: PLC0415 - config reads YAML (ruamel): `import renderer.cli` stays light
+    from renderer.source.limits import DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_NODES, set_limits  # noqa: PLC0415 - renderer.source (ruamel) is loaded by the command, not by `import renderer.cli`
 
     set_limits(nodes=DEFAULT_MAX_NODES, documents=DEFAULT_MAX_DOCUMENTS)  # each run anew
 
@@ -182,8 +181,6 @@ def main(argv: list[str] | None = None) -> int:
         _utf8_stdout()
     code = _run(argv)
     if argv is None:
-        import gc
-
         gc.freeze()
     return code
 
@@ -198,8 +195,6 @@ def _utf8_stdout() -> None:
 
 
 def _run(argv: list[str] | None) -> int:
-    from renderer.errors import DynamoRenderError, one_line
-
     try:
         args = list(sys.argv[1:] if argv is None else argv)
         result: Any = cli.main(
@@ -252,8 +247,6 @@ def _show_click_error(exc: click.ClickException) -> None:
 
     Written out rather than by rewriting `exc.message`, which newer click declares final.
     """
-    from renderer.errors import one_line
-
     ctx = exc.ctx if isinstance(exc, click.UsageError) else None
     if ctx is not None:
         hint = ""

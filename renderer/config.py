@@ -43,8 +43,10 @@ from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from renderer.constants import DEFAULT_MAX_BYTES, TARGETS, Target
-from renderer.errors import InputError
-from renderer.record import FrozenRecord
+from renderer.errors import InputError, UsageError
+from renderer.record import FrozenRecord, field
+from renderer.source import load_bytes
+from renderer.source.files import open_regular
 from renderer.source.limits import DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_NODES
 from renderer.source.model import Path, SourceObject
 
@@ -103,73 +105,22 @@ class LintConfig(NamedTuple):
 
 
 class Config(FrozenRecord):
-    _fields = (
-        "file",
-        "render",
-        "lint",
-        "trusted_keys",
-        "crds",
-        "max_bytes",
-        "max_nodes",
-        "max_documents",
-        "base_dir",
-        "operator",
-        "places",
-    )
-    _compare = (
-        "file",
-        "render",
-        "lint",
-        "trusted_keys",
-        "crds",
-        "max_bytes",
-        "max_nodes",
-        "max_documents",
-        "operator",
-    )
     file: str
-    render: tuple[RenderJob, ...]
-    lint: LintConfig
-    trusted_keys: tuple[str, ...]
-    crds: tuple[str, ...]
-    max_bytes: int | None
-    max_nodes: int | None  # per-file caps of the input layer (global options)
-    max_documents: int | None
+    render: tuple[RenderJob, ...] = ()
+    lint: LintConfig = field(default_factory=LintConfig)
+    trusted_keys: tuple[str, ...] = ()
+    crds: tuple[str, ...] = ()
+    max_bytes: int | None = None
+    max_nodes: int | None = None  # per-file caps of the input layer (global options)
+    max_documents: int | None = None
     # the repository root: the config's folder (absolute, symlinks resolved); every write
     # a config asks for must stay inside it
-    base_dir: str
+    base_dir: str = field(default="", compare=False)
     # the `operator:` section (None: the pinned defaults)
-    operator: OperatorConfig | None
+    operator: OperatorConfig | None = None
     # each path read from the file, as the commands see it -> (its key, file, line, column),
     # so a path that does not exist is reported at its line (`at_config_line`)
-    places: dict[str, tuple[str, str, int, int]]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        file: str,
-        render: tuple[RenderJob, ...] = (),
-        lint: LintConfig | None = None,
-        trusted_keys: tuple[str, ...] = (),
-        crds: tuple[str, ...] = (),
-        max_bytes: int | None = None,
-        max_nodes: int | None = None,
-        max_documents: int | None = None,
-        base_dir: str = "",
-        operator: OperatorConfig | None = None,
-        places: dict[str, tuple[str, str, int, int]] | None = None,
-    ) -> None:
-        _set = self._set
-        _set("file", file)
-        _set("render", render)
-        _set("lint", LintConfig() if lint is None else lint)
-        _set("trusted_keys", trusted_keys)
-        _set("crds", crds)
-        _set("max_bytes", max_bytes)
-        _set("max_nodes", max_nodes)
-        _set("max_documents", max_documents)
-        _set("base_dir", base_dir)
-        _set("operator", operator)
-        _set("places", {} if places is None else places)
+    places: dict[str, tuple[str, str, int, int]] = field(default_factory=dict, compare=False)
 
 
 class _Reader:
@@ -256,8 +207,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
         raise reader.fail(where, f"{reader.dotted(where)} must be true or false")
     namespace = entry.get("namespace")
     if namespace is not None:
-        from renderer.errors import UsageError
-        from renderer.model.namespace import check_namespace
+        from renderer.model.namespace import check_namespace  # noqa: PLC0415 - the DGD model only for a config entry with a namespace (off a lint's path)
 
         where = (*path, "namespace")
         if not isinstance(namespace, str):
@@ -268,8 +218,7 @@ def _job(reader: _Reader, value: Any, path: Path) -> RenderJob:
             raise reader.fail(where, str(exc)) from None
     uid = entry.get("dgdUID")
     if uid is not None:
-        from renderer.errors import UsageError
-        from renderer.render.uid import check_dgd_uid
+        from renderer.render.uid import check_dgd_uid  # noqa: PLC0415 - renderer.render (the operator emulation) only for a config entry with a dgdUID
 
         where = (*path, "dgdUID")
         if not isinstance(uid, str):
@@ -310,7 +259,7 @@ def _lint(reader: _Reader, value: Any) -> LintConfig:
 
 def _disabled_rules(reader: _Reader, value: Any) -> tuple[str, ...]:
     """`lint: disable`, as --disable: each a known rule (an unknown one is at its line)."""
-    from renderer.lint.rules import RULE_MODULES
+    from renderer.lint.rules import RULE_MODULES  # noqa: PLC0415 - the rule table only for a config that disables rules (off a render's path)
 
     path: Path = ("lint", "disable")
     if not isinstance(value, list):
@@ -327,8 +276,6 @@ def parse_config(data: bytes, name: str, *, base_dir: str, cwd: str | None = Non
     """Read and check a config file's bytes. `name` is used in messages; paths in it are
     resolved against `base_dir` and shown relative to `cwd` (default: the working directory).
     Raises InputError (file:line:column) for anything unexpected; unknown keys included."""
-    from renderer.source import load_bytes
-
     try:
         objects = load_bytes(data, name, max_bytes=MAX_CONFIG_BYTES)
     except InputError as exc:
@@ -426,7 +373,7 @@ def _within(path: str, root: str) -> bool:
 
 
 def _operator(reader: _Reader, value: Any) -> OperatorConfig:
-    from renderer.operator_settings import parse_operator_section
+    from renderer.operator_settings import parse_operator_section  # noqa: PLC0415 - operator settings only for a config with an operator section (off a lint's path)
 
     return parse_operator_section(value, reader.fail)
 
@@ -463,8 +410,6 @@ def find_config(start: str | None = None) -> str | None:
 
 def load_config(path: str, *, cwd: str | None = None) -> Config:
     """Read the config file at `path` (InputError when unreadable or invalid)."""
-    from renderer.source.files import open_regular
-
     try:
         # found by walking up from the working directory: a repository may plant a FIFO or
         # a link to a terminal there, which must be refused, not waited on

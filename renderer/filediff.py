@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from renderer.errors import one_line
+
 DEV_NULL: Final = "/dev/null"
 _NO_NEWLINE: Final = "\\ No newline at end of file\n"
 _COLORS: Final = (
@@ -27,8 +29,6 @@ _RESET: Final = "\033[0m"
 def _lines(data: bytes | None) -> list[str]:
     """`data` as diff lines: each escaped, ending in a newline, the last one marked when
     the file does not end in one (difflib then shows it as changed, as diff does)."""
-    from renderer.errors import one_line
-
     if not data:
         return []
     text = data.decode("utf-8", "replace")
@@ -45,9 +45,7 @@ def _lines(data: bytes | None) -> list[str]:
 def unified(path: str, old: bytes | None, new: bytes | None) -> str:
     """The unified diff turning `old` into `new` at `path` (None: the file is absent);
     empty when they are equal."""
-    import difflib
-
-    from renderer.errors import one_line
+    import difflib  # noqa: PLC0415 - difflib only when a diff is printed, not for colouring one
 
     if old == new:
         return ""

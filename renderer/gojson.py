@@ -7,6 +7,7 @@ encoder (the digest is over Go's bytes) need exactly these rules, so they live h
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from functools import cache
@@ -61,7 +62,7 @@ def format_float(value: float) -> str:
         raise ValueError(f"json: unsupported value: {'+' if value > 0 else '-'}Inf")
     if value == 0:
         return "-0" if math.copysign(1.0, value) < 0 else "0"
-    from decimal import Decimal  # imported on the first float, not at start-up
+    from decimal import Decimal  # noqa: PLC0415 - decimal only once a non-zero float is encoded
 
     sign, digit_tuple, exponent = Decimal(repr(value)).as_tuple()
     assert isinstance(exponent, int)
@@ -98,12 +99,13 @@ def _utf8_key(key: str) -> bytes:
     return key.encode("utf-8", "surrogatepass")
 
 
-def marshal_any(value: Any, *, float64_numbers: bool = False) -> str:
+def marshal_any(value: Any, *, float64_numbers: bool = False, ordered: bool = False) -> str:
     """json.Marshal of an untyped value (``map[string]any``, ``[]any``, scalars): compact,
     HTML-safe strings, map keys sorted by their UTF-8 bytes. Integers are written as the
     int64 they are in an unstructured object; ``float64_numbers`` writes every number as
-    the float64 json.Unmarshal into ``any`` makes of it. ValueError for NaN or an infinity
-    (Go has no JSON text for them), TypeError for a value JSON does not hold.
+    the float64 json.Unmarshal into ``any`` makes of it; ``ordered`` keeps each dict's own
+    key order (a value already encoded in Go's field order). ValueError for NaN or an
+    infinity (Go has no JSON text for them), TypeError for a value JSON does not hold.
 
     Recursive, one frame per level (plain loops, no generator frames): readers cap nesting
     (256 levels) well below Python's recursion limit."""
@@ -122,12 +124,12 @@ def marshal_any(value: Any, *, float64_numbers: bool = False) -> str:
     if isinstance(value, list | tuple):
         items = []
         for item in value:
-            items.append(marshal_any(item, float64_numbers=float64_numbers))
+            items.append(marshal_any(item, float64_numbers=float64_numbers, ordered=ordered))
         return "[" + ",".join(items) + "]"
     if isinstance(value, dict):
         members = []
-        for key in sorted(value, key=_utf8_key):
-            text = marshal_any(value[key], float64_numbers=float64_numbers)
+        for key in value if ordered else sorted(value, key=_utf8_key):
+            text = marshal_any(value[key], float64_numbers=float64_numbers, ordered=ordered)
             members.append(encode_string(key) + ":" + text)
         return "{" + ",".join(members) + "}"
     raise TypeError(f"no Go JSON form for {type(value).__name__}")
@@ -148,8 +150,6 @@ def loads(raw: str | bytes, *, unique_keys: bool = False) -> Any:
     """`json.loads`, refusing JSON nested deeper than MAX_JSON_DEPTH with TooDeepError
     (a ValueError: callers that treat unreadable JSON as such keep doing so); with
     `unique_keys`, an object naming a key twice is a ValueError too (Go keeps the last)."""
-    import json
-
     try:
         value = json.loads(raw, object_pairs_hook=_unique if unique_keys else None)
     except RecursionError:

@@ -26,10 +26,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
+from renderer.operator.config import (
+    DEFAULT_SECCOMP_PROFILE,
+    CheckpointConfig,
+    CheckpointPVCConfig,
+    CheckpointSeccompConfig,
+    CheckpointStorageConfig,
+    GroveConfig,
+    InfrastructureConfig,
+    OperatorConfig,
+)
 
 Fail = Callable[[tuple[str | int, ...], str], Exception]
 
@@ -55,15 +63,6 @@ _UNITS = {"h": 3600, "m": 60, "s": 1}
 
 def default_operator_config(**changes: Any) -> OperatorConfig:
     """The pinned defaults (checkpoint storage as the oracle's checkpoint mode sets it)."""
-    from renderer.operator.config import (
-        DEFAULT_SECCOMP_PROFILE,
-        CheckpointConfig,
-        CheckpointPVCConfig,
-        CheckpointSeccompConfig,
-        CheckpointStorageConfig,
-        OperatorConfig,
-    )
-
     checkpoint = CheckpointConfig(
         enabled=False,
         seccomp=CheckpointSeccompConfig(profile=DEFAULT_SECCOMP_PROFILE),
@@ -133,8 +132,6 @@ def _mapping(value: Any, path: tuple[str | int, ...], keys: tuple[str, ...], fai
 
 def parse_operator_section(value: Any, fail: Fail) -> OperatorConfig:
     """The OperatorConfig the section describes; `fail(path, message)` builds the error."""
-    from renderer.operator.config import CheckpointSeccompConfig, GroveConfig, InfrastructureConfig
-
     path: tuple[str | int, ...] = ("operator",)
     section = _mapping(value, path, KEYS, fail)
     config = default_operator_config()

@@ -20,11 +20,17 @@ that the workers finish together.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import os
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
+
+from renderer.source import limits
+from renderer.source.limits import set_limits
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -78,12 +84,10 @@ def ordered_map(
             yield from _apply(fn, prepare, items)
             return
         initargs, late = args, None
-    import gc
 
     # Objects that exist now are never collected by the workers' collector runs (nor
     # copied by them: a collection writes to every object it visits).
     gc.freeze()
-    from renderer.source import limits
 
     # The process-wide settings the command line made (the node and document caps) go to
     # every worker explicitly: a spawned one starts from the defaults.
@@ -144,8 +148,8 @@ def _forked(work: _Work, sizes: list[int], workers: int, computed: list[Any]) ->
     serial time before the first file was linted). A worker exits when its pipe closes;
     it is reaped later (`_reap`), so its exit overlaps with what this process still does.
     """
-    import pickle
-    import select
+    import pickle  # noqa: PLC0415 - only a forked worker pool (-j > 1) needs it
+    import select  # noqa: PLC0415 - only a forked worker pool (-j > 1) needs it
 
     offsets = _offsets(sizes)
     procs: list[_Worker] = []
@@ -244,7 +248,7 @@ class _Worker:
                 os.close(fd)
 
     def kill(self) -> None:
-        import signal
+        import signal  # noqa: PLC0415 - only a forked worker pool (-j > 1) needs it
 
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGKILL)
@@ -277,8 +281,7 @@ def _serve(work: _Work, pipe: int, results: int) -> None:
     """Answer work items until the pipe closes: each one's results, pickled, in order.
     With `late`, its value comes on the pipe after the first work items: meanwhile up to
     PREFETCH items are prepared."""
-    import pickle
-    from collections import deque
+    import pickle  # noqa: PLC0415 - only a forked worker pool (-j > 1) needs it
 
     fn, prepare, items = work.fn, work.prepare, work.items
     waiting = work.late is not None
@@ -330,7 +333,7 @@ def _serve(work: _Work, pipe: int, results: int) -> None:
 
 
 def _readable(fd: int) -> bool:
-    import select
+    import select  # noqa: PLC0415 - only a forked worker pool (-j > 1) needs it
 
     return bool(select.select([fd], [], [], 0)[0])
 
@@ -359,8 +362,6 @@ def _reap(procs: list[_Worker]) -> None:
     """Collect the workers that have exited, and the others at this process's exit."""
     _unreaped.extend(proc.pid for proc in procs)
     if not _reaper:
-        import atexit
-
         atexit.register(_reap_all, block=True)
         _reaper.append(True)
     _reap_all(block=False)
@@ -379,9 +380,9 @@ def _reap_all(*, block: bool) -> None:
 def _spawned(work: _Work, sizes: list[int], workers: int, computed: list[Any]) -> Iterator[Any]:
     """The results in order, from spawned workers (where fork is not available), until
     the pool breaks (then fewer). `late` was computed before (see ordered_map)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    import multiprocessing  # noqa: PLC0415 - only a spawned worker pool needs multiprocessing
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - only a spawned worker pool needs multiprocessing
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - only a spawned worker pool needs multiprocessing
 
     executor = ProcessPoolExecutor(
         workers,
@@ -435,9 +436,7 @@ def _start(
     initializer: Callable[..., None] | None,
     initargs: tuple[Any, ...],
 ) -> None:
-    import signal
-
-    from renderer.source.limits import set_limits
+    import signal  # noqa: PLC0415 - only a forked worker pool (-j > 1) needs it
 
     # Ctrl-C reaches every process of the group: the main process stops the run (exit 130,
     # "Aborted."); a worker stopped mid-item would print its own traceback.

@@ -7,18 +7,17 @@ is the fallback elsewhere.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
+try:
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]  # CPython 3.11
+except ImportError:
+    from hashlib import sha256 as _sha256
 
-@cache
+
 def sha256_type() -> Any:
     """The sha256 constructor (`sha256_type()(data).hexdigest()`)."""
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11
-    except ImportError:
-        from hashlib import sha256
-    return sha256
+    return _sha256
 
 
 def sha256_hex(data: bytes) -> str:

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from renderer.config import from_context
 from renderer.errors import UsageError
 
 
@@ -37,8 +38,6 @@ def _within(path: str, root: str) -> bool:
 def roots_for(ctx: Any, given: Iterable[str] = ()) -> list[str]:
     """The repository root (the config's folder, else the working directory) and the
     paths the caller named on the command line (`given`), all resolved."""
-    from renderer.config import from_context
-
     config = from_context(ctx.find_root())
     try:
         root = config.base_dir if config is not None and config.base_dir else str(Path.cwd())

@@ -10,8 +10,8 @@ Public surface:
   parse message, or `NONCANONICAL` ... for a spelling the operator accepts but never writes
 - `Binding`, `BoundCheckpoint`, `Checkpoint` (the checkpoint model, `binding.checkpoint`)
 
-Importing this package is light (the standard library only; SHA-256 (`renderer.sha256`)
-is taken by the first `bind`, with the Go type table, which is read and compiled then).
+Importing this package is light (the standard library and the interpreter's built-in
+SHA-256); the Go type table is read and compiled by the first `bind`.
 See docs/binding.md.
 """
 
@@ -35,6 +35,7 @@ from renderer.binding.value import (
 )
 from renderer.errors import BindingError, BindingFormatError, InputError
 from renderer.goruntime.strconv import quote as go_quote
+from renderer.sha256 import sha256_type
 from renderer.source.model import SourceObject
 
 __all__ = [
@@ -68,7 +69,7 @@ class BoundCheckpoint(NamedTuple):
 
 
 def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
-    from renderer.binding.projection import build_projection
+    from renderer.binding.projection import build_projection  # noqa: PLC0415 - the projection and its Go type tables only when a snapshot is bound, never in a lint without snapshots
 
     cp = checkpoint_from_object(obj)
     canonical, warnings = build_projection(obj, cp)
@@ -81,8 +82,6 @@ def _bind(obj: SourceObject) -> tuple[Checkpoint, str, list[str]]:
 
 def bind(obj: SourceObject) -> BoundCheckpoint:
     """Compute the binding of one DynamoCheckpoint exactly as the operator does."""
-    from renderer.sha256 import sha256_type
-
     sha256 = sha256_type()
     try:
         cp, canonical, warnings = _bind(obj)

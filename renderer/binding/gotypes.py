@@ -22,15 +22,18 @@ never guesses.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
 from renderer.errors import BindingError
 from renderer.gojson import encode_string
-from renderer.goruntime.typetable import is_empty
+from renderer.goruntime.gotime import TimeFormatError, marshal_time
+from renderer.goruntime.typetable import document, is_empty
 from renderer.record import Record
 from renderer.source.model import Path, SourceObject
+from renderer.source.tojson import to_go_json
 
 TABLE_RESOURCE = "binding-types-k8s-v0.36.2.json"  # named by its k8s.io/api version
 QUANTITY = "k8s.io/apimachinery/pkg/api/resource.Quantity"
@@ -378,7 +381,6 @@ class MarshalerCodec(Codec):
 
 def _quantity_module() -> Any:
     """renderer.goruntime.quantity (its own module and owner), or None when it is missing."""
-    import importlib
 
     try:
         return importlib.import_module("renderer.goruntime.quantity")
@@ -404,7 +406,6 @@ def _decode_quantity(value: Any, path: Path, ctx: DecodeContext) -> str:
 def _decode_time(value: Any, path: Path, ctx: DecodeContext) -> str:
     if type(value) is not str:
         raise ctx.type_error(path, "an RFC 3339 timestamp string", value)
-    from renderer.goruntime.gotime import TimeFormatError, marshal_time
 
     try:
         return marshal_time(value)
@@ -424,7 +425,6 @@ def _decode_int_or_string(value: Any, path: Path, ctx: DecodeContext) -> str:
 
 
 def _decode_fields_v1(value: Any, path: Path, ctx: DecodeContext) -> str:
-    from renderer.source.tojson import to_go_json
 
     try:
         return to_go_json(value)
@@ -532,7 +532,5 @@ def type_table() -> TypeTable:
     """The compiled table, loaded from package data on first use."""
     global _TABLE  # noqa: PLW0603 - one process-wide cache of immutable data
     if _TABLE is None:
-        from renderer.goruntime.typetable import document
-
         _TABLE = TypeTable(document(TABLE_RESOURCE))  # the operator port's parse too
     return _TABLE

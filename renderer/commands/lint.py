@@ -9,62 +9,23 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from typing import Any, TextIO
 
 import click
 
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
-from renderer.constants import DEFAULT_MAX_BYTES, EXIT_FINDINGS, EXIT_OK
+from renderer.constants import EXIT_FINDINGS, EXIT_OK
 from renderer.errors import UsageError, one_line
-from renderer.pipeline.lint import LintRequest
+from renderer.pipeline.requests import LintOutcome, LintRequest
 from renderer.report import FORMATS
 
 
 class LintArgs(LintRequest):
     """The library request plus how to print it."""
 
-    _fields = (*LintRequest._fields, "format", "write_baseline")
-    format: str | None  # None: github under GitHub Actions, else text
-    write_baseline: str | None  # --write-baseline: record the findings there, then accept them
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        paths: Sequence[str],
-        checkpoints: Sequence[str] = (),
-        dgd: str | None = None,
-        fix: bool = False,
-        strict: bool = False,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        namespace: str | None = None,
-        write_roots: Sequence[str] = (),
-        operator: Any = None,
-        disabled_rules: Sequence[str] = (),
-        jobs: int | None = None,
-        baseline: str | None = None,
-        format: str | None = None,
-        write_baseline: str | None = None,
-    ) -> None:
-        super().__init__(
-            paths,
-            checkpoints,
-            dgd,
-            fix,
-            strict,
-            trusted_keys,
-            max_bytes,
-            crds,
-            namespace,
-            write_roots,
-            operator,
-            disabled_rules,
-            jobs,
-            baseline,
-        )
-        self._set("format", format)
-        self._set("write_baseline", write_baseline)
+    format: str | None = None  # None: github under GitHub Actions, else text
+    # --write-baseline: record the findings there, then accept them
+    write_baseline: str | None = None
 
 
 def _use_color(stream: TextIO) -> bool:
@@ -148,7 +109,7 @@ def execute(args: LintArgs, out: TextIO, err: TextIO) -> int:
 def _baselined(args: LintArgs, err: TextIO) -> Any:
     """--write-baseline: lint without the old baseline, record every finding left in the
     new one, and report them as it suppresses them (read back: what a later run sees)."""
-    from renderer.pipeline.lint import LintOutcome, run_lint
+    from renderer.pipeline.lint import run_lint
     from renderer.pipeline.suppress import apply_suppressions, write_baseline
     from renderer.record import replace
 

@@ -16,7 +16,6 @@ or replaced (see `writeroot`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -25,156 +24,57 @@ import click
 from renderer.commands.options import crd_option, max_bytes_option, trusted_key_option
 from renderer.constants import (
     DEFAULT_MAX_BYTES,
-    DGD_UID_OPTION,
     EXIT_FINDINGS,
     EXIT_OK,
-    NAMESPACE_OPTION,
     TARGETS,
     Target,
 )
 from renderer.errors import UsageError, one_line
-from renderer.pipeline.render import RenderRequest
-from renderer.record import FrozenRecord, Record
+from renderer.pipeline.requests import RenderRequest
+from renderer.record import FrozenRecord, Record, field
 
 if TYPE_CHECKING:
     from renderer.config import RenderJob
     from renderer.operator.config import OperatorConfig
-    from renderer.pipeline.render import RenderOutcome
+    from renderer.pipeline.requests import RenderOutcome
 
 
 class RenderArgs(RenderRequest):
     """The library request plus what to do with its output."""
 
-    _fields = (*RenderRequest._fields, "check", "require_bound", "diff")
-    check: bool  # with output_dir: write nothing, list what would change, exit 1
-    require_bound: bool  # exit 1, printing and writing nothing, when a component is unbound
-    diff: bool  # with output_dir: also print a unified diff of each file changed
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        dgd_file: str,
-        checkpoints: Sequence[str] = (),
-        target: Target | None = None,
-        output_dir: str | None = None,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        source_name: str | None = None,
-        namespace: str | None = None,
-        namespace_option: str = NAMESPACE_OPTION,
-        operator: OperatorConfig | None = None,
-        write_roots: Sequence[str] = (),
-        dgd_uid: str | None = None,
-        dgd_uid_option: str = DGD_UID_OPTION,
-        kustomization: bool = False,
-        check: bool = False,
-        require_bound: bool = False,
-        diff: bool = False,
-    ) -> None:
-        super().__init__(
-            dgd_file,
-            checkpoints,
-            target,
-            output_dir,
-            trusted_keys,
-            max_bytes,
-            crds,
-            source_name,
-            namespace,
-            namespace_option,
-            operator,
-            write_roots,
-            dgd_uid,
-            dgd_uid_option,
-            kustomization,
-        )
-        self._set("check", check)
-        self._set("require_bound", require_bound)
-        self._set("diff", diff)
+    check: bool = False  # with output_dir: write nothing, list what would change, exit 1
+    require_bound: bool = False  # exit 1, printing and writing nothing, when a component is unbound
+    diff: bool = False  # with output_dir: also print a unified diff of each file changed
 
 
 class ConfiguredArgs(FrozenRecord):
     """Without DGD_FILE: the config's `render:` entries, and the options that apply to
     every one of them."""
 
-    _fields = (
-        "entries",
-        "root",
-        "check",
-        "trusted_keys",
-        "max_bytes",
-        "crds",
-        "operator",
-        "workers",
-        "require_bound",
-        "diff",
-    )
-    entries: tuple[RenderJob, ...]
-    root: str  # the repository root: every entry's output folder stays inside it
-    check: bool
-    trusted_keys: tuple[str, ...]
-    max_bytes: int
-    crds: tuple[str, ...]
-    operator: OperatorConfig | None  # the config's `operator:` section
-    workers: int | None  # -j: processes for the entries (None: the CPUs available)
-    require_bound: bool
-    diff: bool  # --diff: a unified diff of each file that changes
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        entries: tuple[RenderJob, ...] = (),
-        root: str = "",
-        check: bool = False,
-        trusted_keys: tuple[str, ...] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: tuple[str, ...] = (),
-        operator: OperatorConfig | None = None,
-        workers: int | None = None,
-        require_bound: bool = False,
-        diff: bool = False,
-    ) -> None:
-        _set = self._set
-        _set("entries", entries)
-        _set("root", root)
-        _set("check", check)
-        _set("trusted_keys", trusted_keys)
-        _set("max_bytes", max_bytes)
-        _set("crds", crds)
-        _set("operator", operator)
-        _set("workers", workers)
-        _set("require_bound", require_bound)
-        _set("diff", diff)
+    entries: tuple[RenderJob, ...] = ()
+    root: str = ""  # the repository root: every entry's output folder stays inside it
+    check: bool = False
+    trusted_keys: tuple[str, ...] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
+    crds: tuple[str, ...] = ()
+    operator: OperatorConfig | None = None  # the config's `operator:` section
+    workers: int | None = None  # -j: processes for the entries (None: the CPUs available)
+    require_bound: bool = False
+    diff: bool = False  # --diff: a unified diff of each file that changes
 
 
 class Outcome(Record):
     """What the command does: print `stdout`, warn on stderr, write `files`, exit."""
 
-    _fields = ("exit_code", "stdout", "warnings", "files", "removals", "unbound", "diff")
     exit_code: int
-    stdout: str
-    warnings: list[str]
-    files: list[tuple[str, bytes]]  # (path, content), changed only
-    removals: list[str]  # owned files no object renders to now
-    unbound: list[str]  # --require-bound: the components that fail the gate
-    diff: str  # --diff: the unified diff of the changes, printed after the rest
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        exit_code: int,
-        stdout: str = "",
-        warnings: list[str] | None = None,
-        files: list[tuple[str, bytes]] | None = None,
-        removals: list[str] | None = None,
-        unbound: list[str] | None = None,
-        diff: str = "",
-    ) -> None:
-        self.exit_code = exit_code
-        self.stdout = stdout
-        self.warnings = [] if warnings is None else warnings
-        self.files = [] if files is None else files
-        self.removals = [] if removals is None else removals
-        self.unbound = [] if unbound is None else unbound
-        self.diff = diff
+    stdout: str = ""
+    warnings: list[str] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # (path, content), changed only
+    removals: list[str] = field(default_factory=list)  # owned files no object renders to now
+    unbound: list[str] = field(
+        default_factory=list
+    )  # --require-bound: the components that fail the gate
+    diff: str = ""  # --diff: the unified diff of the changes, printed after the rest
 
 
 def plan(args: RenderArgs) -> Outcome:

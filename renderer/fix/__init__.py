@@ -21,6 +21,7 @@ this one reads, verifies and writes files.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from collections.abc import Sequence
@@ -34,8 +35,12 @@ from renderer.fix.edits import Edit, FixError, apply_edits
 from renderer.fix.lines import Lines
 from renderer.fix.planner import Planner
 from renderer.fix.scalars import render_scalar
+from renderer.lint.engine import LINT_KINDS
 from renderer.lint.finding import DELETE, SET, Finding, FixAction
+from renderer.source import load_bytes
+from renderer.source.files import open_regular
 from renderer.source.model import SourceObject
+from renderer.source.text import decode_input
 
 if TYPE_CHECKING:
     from renderer.source.files import ReadMemo
@@ -73,8 +78,6 @@ def is_json_text(text: str) -> bool:
 
 def _json_stream_ok(text: str) -> bool:
     """Whether `text` is a stream of JSON values separated by blanks only."""
-    import json
-
     decoder = json.JSONDecoder()
     index, end = 0, len(text)
     try:
@@ -123,8 +126,6 @@ def _verify(
 ) -> list[SourceObject]:
     """The edited file's objects as lint reads them; FixError unless they are the intended
     ones."""
-    from renderer.source import load_bytes
-
     # read as lint read it: documents of other kinds are skipped unparsed (lint never
     # checked their YAML, and no edit touches them), so they cannot block a fix
     try:
@@ -153,9 +154,6 @@ def fix_file(
     With a `memo`, the objects of the bytes written (read back to verify them, as lint
     reads a file) are kept in it, so that linting the file again need not parse it again.
     """
-    from renderer.source.files import open_regular
-    from renderer.source.text import decode_input
-
     try:
         with open_regular(path) as handle:
             raw = handle.read()
@@ -199,8 +197,6 @@ def fix_findings(
 ) -> FixReport:
     """Apply every fixable finding's actions, file by file; unsafe files are left alone.
     `memo`: as in `fix_file`."""
-    from renderer.lint.engine import LINT_KINDS
-
     by_file: dict[str, dict[ObjectKey, list[FixAction]]] = {}
     for finding in findings:
         per_object = by_file.setdefault(finding.file, {})

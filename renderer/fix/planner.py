@@ -11,6 +11,7 @@ from renderer.fix.edits import Edit, FixError
 from renderer.fix.lines import BLANK, Lines, flow_end
 from renderer.fix.scalars import double, render_key, render_scalar
 from renderer.source.model import Mark, Path, SourceObject
+from renderer.yamlout import format_scalar
 
 _MISSING = object()
 
@@ -89,8 +90,6 @@ class Planner:
         annotation says nothing about how the file quotes a plain value); when there is none,
         the first entry's key quote and a plain value (quoted only where it must be).
         """
-        from renderer.yamlout import format_scalar
-
         if self.json_syntax:
             return '"', '"'
 

@@ -18,11 +18,18 @@ not write) raises :class:`NotReproducedError` naming its path.
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
+import struct
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from renderer.gojson import TooDeepError, format_number, loads, marshal_any
 from renderer.goruntime.errors import NotReproducedError, PathTuple
+from renderer.goruntime.gotime import TimeFormatError, marshal_time
+from renderer.goruntime.quantity import FORMAT_ERROR, QuantityError, marshal_quantity
 from renderer.goruntime.typetable import (
     SPECIAL_ZERO,
     UnknownTypeError,
@@ -229,8 +236,6 @@ def _decode_scalar(value: Any, t: dict[str, Any], path: PathTuple, ctx: _Ctx) ->
     if not number:
         return _mismatch(ctx, path, value, t)
     if kind in _INT_RANGES:
-        from renderer.gojson import format_number
-
         low, high = _INT_RANGES[kind]
         if (isinstance(value, float) and not value.is_integer()) or not low <= value <= high:
             return _mismatch(ctx, path, value, t, "number " + format_number(value))
@@ -249,7 +254,6 @@ def _rfc3339() -> re.Pattern[str]:
 
 def _metav1_time(text: str, path: PathTuple) -> str | None:
     """metav1.Time: time.Parse(RFC3339) then ``UTC().Format(RFC3339)`` (seconds), zero = nil."""
-    import datetime as dt
 
     m = _rfc3339().fullmatch(text)
     if m is None:
@@ -277,8 +281,6 @@ def _metav1_time(text: str, path: PathTuple) -> str | None:
 
 def _float32(value: float, path: PathTuple) -> float | int:
     """The float32 Go stores, as the float64 whose shortest text Go writes for it."""
-    import math
-    import struct
 
     if math.isinf(value) or math.isnan(value) or abs(value) > 3.4028234663852886e38:
         raise NotReproducedError("a float32 value out of range", path)
@@ -290,7 +292,6 @@ def _float32(value: float, path: PathTuple) -> float | int:
         other = struct.unpack(
             "<f", struct.pack("<I", bits + (1 if abs(value) > abs(single) else -1))
         )
-        from decimal import Decimal
 
         if value - single == other[0] - value and Decimal(repr(value)) != Decimal(value):
             raise NotReproducedError("a float32 value halfway between two floats", path)
@@ -311,8 +312,6 @@ def _json_number(value: float) -> float | int:
 def _decode_special(value: Any, t: dict[str, Any], path: PathTuple) -> Any:
     how = t["marshaler"]
     if how == "quantity":
-        from renderer.goruntime.quantity import FORMAT_ERROR, QuantityError, marshal_quantity
-
         if not isinstance(value, str | int | float):
             raise DecodeError(FORMAT_ERROR, path)  # Quantity.UnmarshalJSON on the raw text
         try:
@@ -340,7 +339,6 @@ def unmarshal(raw: str, path: str) -> Any:
     """json.Unmarshal of input text into ``any``: ValueError where Go fails to decode it;
     NotReproducedError (naming ``path``) where it nests deeper than renderer.gojson reads,
     which Go (up to 10,000 levels) decodes."""
-    from renderer.gojson import TooDeepError, loads
 
     try:
         return loads(raw)
@@ -471,8 +469,6 @@ def _encode_special(value: Any, t: dict[str, Any], path: PathTuple) -> Any:
             raise NotReproducedError(f"{value} does not fit in int32", path)
         return value
     if how == "time":
-        from renderer.goruntime.gotime import TimeFormatError, marshal_time
-
         if not isinstance(value, str):
             raise _kind_error("a timestamp", value, path)
         try:
@@ -498,7 +494,6 @@ def _sorted_json(value: Any) -> Any:
 
 def quantity_text(value: Any, path: PathTuple | str = ()) -> str:
     """Go's canonical text for a resource.Quantity (what MarshalJSON writes, unquoted)."""
-    from renderer.goruntime.quantity import QuantityError, marshal_quantity
 
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise _kind_error("a quantity", value, path)
@@ -517,25 +512,12 @@ def quantity_is_zero(value: Any) -> bool:
 
 
 def dumps(wire: Any) -> str:
-    """The compact bytes Go writes for an encoded value (HTML-safe escaping)."""
-    from renderer.gojson import encode_string, format_number
-
-    if wire is None:
-        return "null"
-    if wire is True:
-        return "true"
-    if wire is False:
-        return "false"
-    if isinstance(wire, str):
-        return encode_string(wire)
-    if isinstance(wire, int | float):
-        try:
-            return format_number(wire)
-        except ValueError as exc:
-            raise NotReproducedError(f"{exc}; Go's encoder refuses it") from None
-    if isinstance(wire, list):
-        return "[" + ",".join(dumps(v) for v in wire) + "]"
-    return "{" + ",".join(encode_string(k) + ":" + dumps(v) for k, v in wire.items()) + "}"
+    """The compact bytes Go writes for an encoded value (fields and keys in the order
+    ``encode`` gave them; HTML-safe escaping)."""
+    try:
+        return marshal_any(wire, ordered=True)
+    except ValueError as exc:
+        raise NotReproducedError(f"{exc}; Go's encoder refuses it") from None
 
 
 def marshal(value: Any, t: dict[str, Any], path: PathTuple = ()) -> str:

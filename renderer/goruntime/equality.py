@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.encoding_json import encode
 from renderer.goruntime.errors import NotReproducedError
 from renderer.goruntime.typetable import field_index, struct_fields, zero_scalar
 
@@ -72,7 +73,5 @@ def _canonical(v: Any, t: dict[str, Any]) -> Any:
     if v is None:
         return zero_scalar(t)
     if t["kind"] == "special" and t["marshaler"] in ("quantity", "time"):
-        from renderer.goruntime.encoding_json import encode
-
         return encode(v, t)
     return v

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.packagedata import data_json
+
 TABLE = "dynamo 2a6da14c, k8s.io/api v0.36.2"
 
 OP = "github.com/ai-dynamo/dynamo/deploy/operator/api/"
@@ -72,8 +74,6 @@ def document(file_name: str) -> dict[str, Any]:
     """One packaged type-table file, parsed once per process (shared: never mutated)."""
     doc = _DOCUMENTS.get(file_name)
     if doc is None:
-        from renderer.packagedata import data_json
-
         doc = _DOCUMENTS[file_name] = data_json(file_name)
     return doc
 

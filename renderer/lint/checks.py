@@ -9,6 +9,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from renderer.binding import (
+    GENERATION_DIFFERS,
+    NONCANONICAL,
+    PROVENANCE_DIFFERS,
+    UID_DIFFERS,
+    verify_binding,
+)
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
 from renderer.lint.finding import DELETE, SET, FixAction
@@ -100,23 +108,16 @@ def rule_of_reason(reason: str) -> str:
     """The rule that reports the operator's admission `reason`: UID, generation and
     provenance differ have a rule each; anything else (a parse message, a non-canonical
     spelling) is binding-malformed."""
-    from renderer.binding import GENERATION_DIFFERS, PROVENANCE_DIFFERS, UID_DIFFERS
-
     rules = {UID_DIFFERS: REPLACED, GENERATION_DIFFERS: STALE, PROVENANCE_DIFFERS: PROVENANCE}
     return rules.get(reason, MALFORMED)
 
 
 def _noncanonical(value: str, canonical: str) -> str:
-    from renderer.binding import NONCANONICAL
-    from renderer.goruntime.strconv import quote as go_quote
-
     return f"{NONCANONICAL} {go_quote(value)}; its canonical form is {go_quote(canonical)}"
 
 
 def _classify(ctx: LintContext, workload: Workload, copy: Copy, value: str) -> Mismatch | None:
     """The mismatch of one present copy, or None when it is right (or cannot be checked)."""
-    from renderer.binding import verify_binding
-
     what = f"{workload.label}: {_describe(copy)}"
     parsed = ctx.parse(value)
     if isinstance(parsed, str):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from renderer.binding import parse_binding
 from renderer.errors import BindingFormatError
 from renderer.gojson import marshal_any
 from renderer.lint.sites import (
@@ -31,7 +32,7 @@ from renderer.model.checkpoint import (
     build_snapshots,
     index_snapshots,
 )
-from renderer.record import Record
+from renderer.record import Record, field
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
@@ -54,37 +55,6 @@ Resolution = Restore
 class LintContext(Record):
     """Everything a rule can see; the fields are the whole of it (no side channel)."""
 
-    _fields = (
-        "objects",
-        "snapshots",
-        "strict",
-        "trust_checked",
-        "dgd",
-        "schemas",
-        "dcds",
-        "pcss",
-        "mismatches",
-        "operator",
-        "by_name",
-        "_parsed",
-        "_resolved",
-    )
-    _compare = (
-        "objects",
-        "snapshots",
-        "strict",
-        "trust_checked",
-        "dgd",
-        "schemas",
-        "dcds",
-        "pcss",
-        "mismatches",
-        "operator",
-        "by_name",
-        "_by_name",
-        "_parsed",
-        "_resolved",
-    )
     objects: list[SourceObject]  # the linted objects (DCD, PCS, DynamoCheckpoint)
     snapshots: list[Snapshot]
     strict: bool
@@ -101,11 +71,13 @@ class LintContext(Record):
     # The snapshots by (namespace, name), with conflicts marked: `index_snapshots` of
     # `snapshots` when not given. A run split by file builds it once for all its parts.
     by_name: dict[tuple[str, str], Snapshot] | None
-    _by_name: dict[tuple[str, str], Snapshot]
-    model: CheckpointModel  # every workload's shape, checkpoint and state (one place)
+    _by_name: dict[tuple[str, str], Snapshot] = field(init=False)
+    # every workload's shape, checkpoint and state (one place)
+    model: CheckpointModel = field(init=False, compare=False)
     _parsed: dict[str, Binding | str]
     _resolved: dict[int, Resolution]
 
+    # Its own __init__: it indexes the objects (one context per linted file in a large run)
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         objects: list[SourceObject],
@@ -154,8 +126,6 @@ class LintContext(Record):
         """The parsed binding, or the operator's parse message."""
         found = self._parsed.get(value)
         if found is None:
-            from renderer.binding import parse_binding
-
             try:
                 found = parse_binding(value)
             except BindingFormatError as exc:

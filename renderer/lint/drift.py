@@ -16,6 +16,7 @@ from typing import Any
 
 from renderer.operator import consts
 from renderer.source.model import Path
+from renderer.yamlout import dump_object
 
 _MISSING = object()
 
@@ -124,8 +125,6 @@ def first_hunk(
     committed: dict[str, Any], rendered: dict[str, Any], *, names: tuple[str, str]
 ) -> str:
     """The first hunk of the unified diff committed -> rendered, with its file header."""
-    from renderer.yamlout import dump_object
-
     before = dump_object(aligned(committed, rendered)).splitlines(keepends=True)
     after = dump_object(rendered).splitlines(keepends=True)
     lines = list(difflib.unified_diff(before, after, fromfile=names[0], tofile=names[1], n=2))

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.lint.context import LintContext, Snapshot, build_snapshots
 from renderer.lint.finding import ERROR, WARNING, Finding
-from renderer.record import Record
+from renderer.lint.rules import RULE_MODULES, get_rule
+from renderer.record import Record, field
 from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
@@ -32,45 +33,15 @@ class LintOptions(NamedTuple):
 
 
 class LintResult(Record):
-    _fields = (
-        "findings",
-        "files",
-        "objects",
-        "fixed",
-        "changed_files",
-        "unfixed",
-        "skipped",
-        "suppressed",
-    )
     findings: list[Finding]
     files: list[str]  # every file that contributed an object, in order
     objects: int  # objects linted (DCD, PCS, DynamoCheckpoint)
-    fixed: int  # findings --fix repaired
-    changed_files: list[str]
-    unfixed: list[str]  # why --fix left a file alone
-    skipped: list[str]  # YAML files that are not K8s objects
+    fixed: int = 0  # findings --fix repaired
+    changed_files: list[str] = field(default_factory=list)
+    unfixed: list[str] = field(default_factory=list)  # why --fix left a file alone
+    skipped: list[str] = field(default_factory=list)  # YAML files that are not K8s objects
     # findings a suppression comment or the baseline accepts (renderer.lint.suppress)
-    suppressed: list[Suppressed]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        findings: list[Finding],
-        files: list[str],
-        objects: int,
-        fixed: int = 0,
-        changed_files: list[str] | None = None,
-        unfixed: list[str] | None = None,
-        skipped: list[str] | None = None,
-        suppressed: list[Suppressed] | None = None,
-    ) -> None:
-        self.findings = findings
-        self.files = files
-        self.objects = objects
-        self.fixed = fixed
-        self.changed_files = [] if changed_files is None else changed_files
-        self.unfixed = [] if unfixed is None else unfixed
-        self.skipped = [] if skipped is None else skipped
-        self.suppressed = [] if suppressed is None else suppressed
+    suppressed: list[Suppressed] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -109,7 +80,7 @@ def prepare_snapshots(
     """
     snapshots = build_snapshots([*checkpoints, *linted])
     if options.trusted_keys is not None:
-        from renderer.trust import check_trust_by_file
+        from renderer.trust import check_trust_by_file  # noqa: PLC0415 - trust (and key parsing) only when trusted keys are given
 
         # the signature covers a whole file: pass every checkpoint of each file
         reasons = check_trust_by_file([s.obj for s in snapshots], options.trusted_keys)
@@ -138,8 +109,6 @@ def build_context(
 
 def rule_findings(ctx: LintContext, rule_ids: Sequence[str] | None = None) -> list[Finding]:
     """What the rules report, rule by rule, before `order_findings`."""
-    from renderer.lint.rules import RULE_MODULES, get_rule
-
     findings: list[Finding] = []
     for rule_id in rule_ids if rule_ids is not None else list(RULE_MODULES):
         findings.extend(get_rule(rule_id).check(ctx))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, NamedTuple
 
-from renderer.record import FrozenRecord
+from renderer.record import FrozenRecord, field
 from renderer.source.model import Path, SourceObject
 
 Severity = Literal["error", "warning"]
@@ -39,35 +39,6 @@ class FixAction(NamedTuple):
 class Finding(FrozenRecord):
     """One problem, ordered by file, line, column and rule (see `sort_key`)."""
 
-    _fields = (
-        "rule",
-        "severity",
-        "message",
-        "hint",
-        "file",
-        "line",
-        "column",
-        "doc_index",
-        "kind",
-        "namespace",
-        "name",
-        "item_index",
-        "fixes",
-    )
-    _compare = (
-        "rule",
-        "severity",
-        "message",
-        "hint",
-        "file",
-        "line",
-        "column",
-        "doc_index",
-        "kind",
-        "namespace",
-        "name",
-        "item_index",
-    )
     rule: str
     severity: Severity
     message: str
@@ -75,43 +46,12 @@ class Finding(FrozenRecord):
     file: str
     line: int
     column: int
-    doc_index: int
-    kind: str
-    namespace: str
-    name: str
-    item_index: int | None
-    fixes: tuple[FixAction, ...]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        rule: str,
-        severity: Severity,
-        message: str,
-        hint: str,
-        file: str,
-        line: int,
-        column: int,
-        doc_index: int = 0,
-        kind: str = "",
-        namespace: str = "",
-        name: str = "",
-        item_index: int | None = None,
-        fixes: tuple[FixAction, ...] = (),
-    ) -> None:
-        _set = self._set
-        _set("rule", rule)
-        _set("severity", severity)
-        _set("message", message)
-        _set("hint", hint)
-        _set("file", file)
-        _set("line", line)
-        _set("column", column)
-        _set("doc_index", doc_index)
-        _set("kind", kind)
-        _set("namespace", namespace)
-        _set("name", name)
-        _set("item_index", item_index)
-        _set("fixes", fixes)
+    doc_index: int = 0
+    kind: str = ""
+    namespace: str = ""
+    name: str = ""
+    item_index: int | None = None
+    fixes: tuple[FixAction, ...] = field(default=(), compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:

@@ -8,10 +8,12 @@ workloads to snapshots.
 
 from __future__ import annotations
 
+import json  # rarely needed: keep it off the start-up path
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from renderer.constants import DCD_KIND, PCS_KIND
+from renderer.gojson import loads
 from renderer.keys import (
     BINDING_KEY,
     BINDINGS_MAP_KEY,
@@ -30,7 +32,7 @@ from renderer.model.checkpoint import (
     shape_of,
 )
 from renderer.operator import consts
-from renderer.record import Record
+from renderer.record import Record, field
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import WORKER_TYPES, clique_component, is_worker_type
 from renderer.workloads import dcd_template_annotations as _template_path
@@ -61,13 +63,14 @@ __all__ = [
 class Copy(Record):
     """One place a binding is (or should be): `value` None when the key is absent."""
 
-    _fields = ("obj", "path", "value", "label", "map_entry")
     obj: SourceObject
     path: Path  # path of the binding value (for a map entry: the map annotation)
     value: str | None
     label: str  # for messages: "metadata annotation", "checkpoint map entry", ...
     map_entry: str | None  # clique name when this copy is a PCS map entry
 
+    # Its own __init__: one is made per binding copy of every linted workload, and the
+    # generic one costs about three times the instructions (bench/bench_lint.py's corpus).
     def __init__(
         self,
         obj: SourceObject,
@@ -86,22 +89,6 @@ class Copy(Record):
 class Workload(Record):
     """A DCD or a PCS clique that the pod webhook checks against one checkpoint."""
 
-    _fields = (
-        "obj",
-        "label",
-        "component",
-        "checkpointed",
-        "checkpoint_name",
-        "checkpoint_name_path",
-        "copies",
-        "misplaced",
-        "clique",
-        "checkpoint_ref",
-        "shape",
-        "subject",
-        "odd",
-        "name_required",
-    )
     obj: SourceObject
     label: str  # "DCD prod/llama-decode" or "clique decode of PCS prod/llama"
     component: str
@@ -123,6 +110,7 @@ class Workload(Record):
     # ([our contract], admission §1)
     name_required: bool
 
+    # its own __init__: `subject` defaults to one made of the other fields
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         obj: SourceObject,
@@ -163,49 +151,19 @@ class Workload(Record):
 class MapState(Record):
     """The PCS checkpoint map annotation: parsed entries, or why it does not parse."""
 
-    _fields = ("obj", "present", "entries", "error")
     obj: SourceObject
     present: bool
-    entries: dict[str, str]
-    error: str | None
-
-    def __init__(
-        self,
-        obj: SourceObject,
-        present: bool,
-        entries: dict[str, str] | None = None,
-        error: str | None = None,
-    ) -> None:
-        self.obj = obj
-        self.present = present
-        self.entries = {} if entries is None else entries
-        self.error = error
+    entries: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
 
 
 class PcsSites(Record):
-    _fields = ("obj", "workloads", "gms_copies", "map", "clique_names", "gms_cliques")
     obj: SourceObject
     workloads: list[Workload]  # engine cliques (and non-engine cliques carrying a binding)
     gms_copies: list[Copy]  # bindings found on GMS cliques (always misplaced)
     map: MapState
     clique_names: set[str]
-    gms_cliques: set[str]  # names of the GMS cliques
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        obj: SourceObject,
-        workloads: list[Workload],
-        gms_copies: list[Copy],
-        map: MapState,
-        clique_names: set[str],
-        gms_cliques: set[str] | None = None,
-    ) -> None:
-        self.obj = obj
-        self.workloads = workloads
-        self.gms_copies = gms_copies
-        self.map = map
-        self.clique_names = clique_names
-        self.gms_cliques = set() if gms_cliques is None else gms_cliques
+    gms_cliques: set[str] = field(default_factory=set)  # names of the GMS cliques
 
 
 def mapping_at(data: Any, path: Path) -> Mapping[str, Any]:
@@ -225,7 +183,6 @@ def _str_or_none(value: Any) -> str | None:
         return None
     if isinstance(value, str):
         return value
-    import json  # rarely needed: keep it off the start-up path
 
     return json.dumps(value)
 
@@ -357,7 +314,6 @@ def _read_map(obj: SourceObject) -> MapState:
     problem = f"{BINDINGS_MAP_KEY} must be a JSON object of clique name to binding string"
     if not isinstance(raw, str):
         return MapState(obj, present=True, error=problem)
-    from renderer.gojson import loads
 
     try:
         parsed = loads(raw, unique_keys=True)  # two entries for one clique: which holds?

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path as FsPath
 from typing import NamedTuple
 
+from renderer.binding.checkpoint import is_checkpoint
 from renderer.constants import CHECKPOINT_KIND
 from renderer.errors import InputError
 from renderer.lint.context import LintContext, Snapshot, index_snapshots
@@ -40,6 +41,11 @@ from renderer.lint.engine import (
     prepare_snapshots,
 )
 from renderer.lint.finding import Finding
+from renderer.lint.rules import RULE_MODULES, get_rule
+from renderer.lint.rules.schema import CHECKED_KINDS
+from renderer.parallel import ordered_map
+from renderer.schema.bundled import BUNDLED, bundled_schema
+from renderer.source.files import iter_files, load_file, read_file
 from renderer.source.model import SourceObject
 
 # Rules that look at the snapshots: run once over every snapshot (a context without
@@ -79,8 +85,6 @@ _checks: list[Callable[[LintContext], Iterable[Finding]]] = []
 
 def _start(plan: _Plan) -> None:
     """Worker initializer: keep the plan, and look the per-file rules up once."""
-    from renderer.lint.rules import get_rule
-
     global _plan  # noqa: PLW0603 - one plan per worker process
     _plan = plan
     _max_bytes[:] = [plan.max_bytes]
@@ -91,13 +95,6 @@ def _warm_up(rule_ids: tuple[str, ...]) -> None:
     """Before the workers fork: import the per-file rules and what they use, and read the
     bundled schemas, once here, so that each worker does not redo it (forked, they share
     these pages)."""
-    from renderer.binding import parse_binding  # noqa: F401 - imported for its side effect
-    from renderer.lint.rules import get_rule
-    from renderer.lint.rules.schema import CHECKED_KINDS
-    from renderer.schema.bundled import BUNDLED, bundled_schema
-    from renderer.schema.check import validate  # noqa: F401 - imported for its side effect
-    from renderer.source.files import load_file  # noqa: F401 - imported for its side effect
-
     for rule_id in rule_ids:
         get_rule(rule_id)
     for api_version, kind in BUNDLED:
@@ -106,8 +103,6 @@ def _warm_up(rule_ids: tuple[str, ...]) -> None:
 
 
 def _snapshot_places(objects: Iterable[SourceObject]) -> tuple[tuple[int, int | None], ...]:
-    from renderer.binding.checkpoint import is_checkpoint
-
     return tuple((o.doc_index, o.item_index) for o in objects if is_checkpoint(o))
 
 
@@ -124,8 +119,6 @@ _max_bytes: list[int] = []  # the run's --max-bytes, set before the workers fork
 def _read(item: tuple[str, bool]) -> _Read:
     """Pass 2's read of one file: it needs no snapshot, so workers start with it while
     pass 1 runs (see `ordered_map`'s `late`)."""
-    from renderer.source.files import load_file
-
     file, explicit = item
     skipped: list[str] = []
     try:
@@ -179,8 +172,6 @@ def _checkpoints_of(item: tuple[str, bool], max_bytes: int) -> list[SourceObject
     and pass 2 checks that it finds the same snapshots in every file: a shortcut that
     missed one would send the run to the one-pass path, never change its report.
     """
-    from renderer.source.files import load_file, read_file
-
     file, explicit = item
     try:
         data = read_file(file, max_bytes)
@@ -217,8 +208,6 @@ def _context(
 
 
 def _files(paths: Sequence[str]) -> list[tuple[str, bool]] | None:
-    from renderer.source.files import iter_files
-
     try:
         return list(iter_files(paths))
     except (InputError, ValueError):
@@ -264,10 +253,6 @@ def _lint_paths(  # noqa: PLR0917 - private body of lint_paths
     jobs: int,
     force: bool,
 ) -> LintResult | None:
-    from renderer.lint.rules import RULE_MODULES, get_rule
-    from renderer.parallel import ordered_map
-    from renderer.source.files import load_file
-
     if options.dgd is not None:
         return None
     files = _files(paths)

@@ -74,19 +74,10 @@ _POSITIONS = re.compile(r"@@ [-+0-9, ]+ @@|:\d+:\d+|\blines? \d+(?:(?:, | and )\
 class Suppressed(FrozenRecord):
     """A finding accepted by a comment or the baseline, and why."""
 
-    _fields = ("finding", "kind", "justification", "source")
     finding: Finding
     kind: SuppressionKind
     justification: str
     source: str  # `file:line` of the comment, or the baseline file
-
-    def __init__(
-        self, finding: Finding, kind: SuppressionKind, justification: str, source: str
-    ) -> None:
-        self._set("finding", finding)
-        self._set("kind", kind)
-        self._set("justification", justification)
-        self._set("source", source)
 
     @property
     def refused(self) -> bool:
@@ -108,21 +99,11 @@ class Suppressed(FrozenRecord):
 class Comment(FrozenRecord):
     """One `# dynamo-render: ignore` comment: its rules, reason and document's lines."""
 
-    _fields = ("rules", "reason", "line", "first", "last")
     rules: frozenset[str]
     reason: str
     line: int  # 1-based, of the comment
     first: int  # the lines of its document, 1-based, inclusive
     last: int
-
-    def __init__(
-        self, rules: frozenset[str], reason: str, line: int, first: int, last: int
-    ) -> None:
-        self._set("rules", rules)
-        self._set("reason", reason)
-        self._set("line", line)
-        self._set("first", first)
-        self._set("last", last)
 
 
 def parse_comments(text: str, file: str, known_rules: Iterable[str]) -> list[Comment]:

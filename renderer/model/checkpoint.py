@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from renderer.binding import bind
+from renderer.binding.checkpoint import is_checkpoint, is_manual
 from renderer.errors import InputError
 from renderer.keys import (
     CHECKPOINT_ID_LABEL,
@@ -109,29 +111,12 @@ class Subject(NamedTuple):
 class Snapshot(Record):
     """One captured DynamoCheckpoint: its binding, or why it has none."""
 
-    _fields = ("obj", "bound", "error", "untrusted", "conflict", "manual")
     obj: SourceObject
-    bound: BoundCheckpoint | None
-    error: InputError | None  # cannot be bound (operator precondition or encoding)
-    untrusted: str | None  # with --trusted-key: why its file is not trusted
-    conflict: SourceObject | None  # another capture of the same name binds differently
-    manual: bool  # not an automatic checkpoint: never bound, needs no binding
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        obj: SourceObject,
-        bound: BoundCheckpoint | None = None,
-        error: InputError | None = None,
-        untrusted: str | None = None,
-        conflict: SourceObject | None = None,
-        manual: bool = False,
-    ) -> None:
-        self.obj = obj
-        self.bound = bound
-        self.error = error
-        self.untrusted = untrusted
-        self.conflict = conflict
-        self.manual = manual
+    bound: BoundCheckpoint | None = None
+    error: InputError | None = None  # cannot be bound (operator precondition or encoding)
+    untrusted: str | None = None  # with --trusted-key: why its file is not trusted
+    conflict: SourceObject | None = None  # another capture of the same name binds differently
+    manual: bool = False  # not an automatic checkpoint: never bound, needs no binding
 
     def label(self, key: str) -> str:
         labels = self.obj.metadata.get("labels")
@@ -169,9 +154,6 @@ def in_namespace(obj: SourceObject, namespace: str) -> SourceObject:
 
 def bind_snapshot(obj: SourceObject) -> Snapshot:
     """One DynamoCheckpoint bound (an unbindable one keeps its error for the rules)."""
-    from renderer.binding import bind
-    from renderer.binding.checkpoint import is_manual
-
     if is_manual(obj):
         return Snapshot(obj, manual=True)
     try:
@@ -182,8 +164,6 @@ def bind_snapshot(obj: SourceObject) -> Snapshot:
 
 def build_snapshots(objects: Sequence[SourceObject]) -> list[Snapshot]:
     """Bind every DynamoCheckpoint once, each object once."""
-    from renderer.binding.checkpoint import is_checkpoint
-
     snapshots: list[Snapshot] = []
     seen: set[tuple[str, int, int | None]] = set()
     for obj in objects:
@@ -422,7 +402,7 @@ def _created(snap: Snapshot | None) -> str:
 def _operator_id(snap: Snapshot) -> str:
     """The checkpoint ID the operator reads from the object (status first, then the label,
     then its identity): what it writes into a shaped pod's checkpoint-ID label."""
-    from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of
+    from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of  # noqa: PLC0415 - the operator's checkpoint-ID code only once a snapshot is matched
 
     try:
         return checkpoint_id_of(snap.obj.data)

@@ -22,6 +22,7 @@ from typing import Any, Final, Protocol
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator.errors import OperatorError
 from renderer.operator.graph_env import is_worker_component
+from renderer.operator.v1beta1_helpers import get_main_container
 
 JSON = dict[str, Any]
 
@@ -197,8 +198,6 @@ def determine_backend_framework(
 
 def get_backend_framework_from_component(component: JSON, dynamo_deployment: JSON) -> str:
     """getBackendFrameworkFromComponent: the framework of one DGD component."""
-    from renderer.operator.v1beta1_helpers import get_main_container
-
     main = get_main_container(component)
     command = list(main.get("command") or []) if main else []
     args = list(main.get("args") or []) if main else []

@@ -16,6 +16,7 @@ from renderer.operator.backend import (
     Backend,
     NoopBackend,
 )
+from renderer.operator.backend_vllm import VLLMBackend
 
 
 def backend_factory(
@@ -26,15 +27,13 @@ def backend_factory(
     ``operator_config`` is an ``OperatorConfig``; only TRT-LLM reads it (the MPI SSH secret).
     """
     if backend_framework == BACKEND_FRAMEWORK_SGLANG:
-        from renderer.operator.backend_sglang import SGLangBackend
+        from renderer.operator.backend_sglang import SGLangBackend  # noqa: PLC0415 - each backend only for a DGD that uses it
 
         return SGLangBackend()
     if backend_framework == BACKEND_FRAMEWORK_VLLM:
-        from renderer.operator.backend_vllm import VLLMBackend
-
         return VLLMBackend(parent_graph_deployment_name)
     if backend_framework == BACKEND_FRAMEWORK_TRTLLM:
-        from renderer.operator.backend_trtllm import TRTLLMBackend
+        from renderer.operator.backend_trtllm import TRTLLMBackend  # noqa: PLC0415 - each backend only for a DGD that uses it
 
         return TRTLLMBackend(operator_config.mpi_ssh_secret_name)
     if backend_framework == BACKEND_FRAMEWORK_NOOP:

@@ -32,6 +32,7 @@ from renderer.operator.backend import (
     ContainerGPUCount,
     MultinodeDeployer,
 )
+from renderer.operator.compatibility import VLLM_MULTIPROCESSING
 from renderer.operator.graph_grove_roles import (
     is_inter_pod_failover_enabled,
     is_inter_pod_gms_enabled,
@@ -241,8 +242,6 @@ def get_expanded_args(container: JSON) -> list[str]:
 
 def should_use_mp_backend(annotations: dict[str, str] | None) -> bool:
     """shouldUseMpBackend: the executor annotation (mp/ray), else the origin-version gate."""
-    from renderer.operator.compatibility import VLLM_MULTIPROCESSING
-
     override = (annotations or {}).get(consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND)
     if override is not None:
         lowered = to_lower(override)

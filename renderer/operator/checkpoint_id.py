@@ -28,10 +28,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renderer.binding.scalars import describe, go_int
+from renderer.gojson import encode_string, marshal_any
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
-from renderer.operator.errors import OperatorError
-from renderer.record import Record
+from renderer.operator.errors import NotReproducedError, OperatorError
+from renderer.record import Record, field
 from renderer.sha256 import sha256_hex
 
 if TYPE_CHECKING:
@@ -70,8 +72,6 @@ def dgd_checkpoint_id(
     namespace: str, dgd_name: str, dgd_uid: str, component_name: str, worker_hash: str
 ) -> str:
     """DGDCheckpointID: hex(sha256(json.Marshal(struct)))[:32], Go field order and omitempty."""
-    from renderer.gojson import encode_string
-
     parts = []
     if namespace:
         parts.append('"namespace":' + encode_string(namespace))
@@ -96,7 +96,6 @@ class CheckpointDecodeError(OperatorError):
     the field."""
 
     def __init__(self, path: tuple[str, ...], expected: str, value: Any) -> None:
-        from renderer.binding.scalars import describe
 
         super().__init__(f"{'.'.join(path)} must be {expected}, not {describe(value)}")
         self.path = path
@@ -126,7 +125,6 @@ def _go_string(obj: JSON, *path: str) -> str:
 
 
 def _go_int32(obj: JSON, *path: str) -> int:
-    from renderer.binding.scalars import go_int
 
     value = _field(obj, path)
     if value is None:
@@ -141,7 +139,6 @@ def compute_identity_hash(identity: JSON) -> str:
     """ComputeIdentityHash: sha256 of the normalized identity, first 16 hex characters.
     ``identity`` is ``spec.identity`` decoded as Go decodes it (CheckpointDecodeError where a
     field has the wrong type)."""
-    from renderer.gojson import encode_string
 
     wrapped = {"spec": {"identity": identity}}
 
@@ -165,8 +162,6 @@ def compute_identity_hash(identity: JSON) -> str:
     if not isinstance(extra, dict):
         raise CheckpointDecodeError(("spec", "identity", "extraParameters"), "an object", extra)
     if extra:
-        from renderer.gojson import marshal_any
-
         strings = {k: _go_string(wrapped, "spec", "identity", "extraParameters", k) for k in extra}
         parts.append('"extraParameters":' + marshal_any(strings))
     data = "{" + ",".join(parts) + "}"
@@ -216,66 +211,19 @@ def dgd_uid_for(dgd: JSON, checkpoints: list[JSON], explicit: str | None) -> tup
 class CheckpointResolution(Record):
     """What the controller resolves for one component (and why a given object is not it)."""
 
-    _fields = (
-        "component",
-        "lookup",
-        "checkpoint_name",
-        "expected_id",
-        "found",
-        "ok",
-        "reason",
-        "checkpoint_id",
-        "ready",
-        "startup_policy",
-        "restore_target_containers",
-        "operator_write",
-        "info",
-    )
     component: str
     lookup: str  # LOOKUP_REF or LOOKUP_AUTO
     checkpoint_name: str  # the DynamoCheckpoint the operator reads
     expected_id: str  # the automatic ID ("" for checkpointRef)
     found: JSON | None  # the given object of that name, if any
     ok: bool
-    reason: str | None  # the operator's error when not ok
-    checkpoint_id: str  # the resolved checkpoint's ID
-    ready: bool
-    startup_policy: str
-    restore_target_containers: list[str]
-    operator_write: str | None  # "create" / "patch" for the automatic checkpoint
-    info: JSON  # checkpoint.CheckpointInfo, Go field names
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        component: str,
-        lookup: str,
-        checkpoint_name: str,
-        expected_id: str,
-        found: JSON | None,
-        ok: bool,
-        reason: str | None = None,
-        checkpoint_id: str = "",
-        ready: bool = False,
-        startup_policy: str = POLICY_IMMEDIATE,
-        restore_target_containers: list[str] | None = None,
-        operator_write: str | None = None,
-        info: JSON | None = None,
-    ) -> None:
-        self.component = component
-        self.lookup = lookup
-        self.checkpoint_name = checkpoint_name
-        self.expected_id = expected_id
-        self.found = found
-        self.ok = ok
-        self.reason = reason
-        self.checkpoint_id = checkpoint_id
-        self.ready = ready
-        self.startup_policy = startup_policy
-        self.restore_target_containers = (
-            [] if restore_target_containers is None else restore_target_containers
-        )
-        self.operator_write = operator_write
-        self.info = {} if info is None else info
+    reason: str | None = None  # the operator's error when not ok
+    checkpoint_id: str = ""  # the resolved checkpoint's ID
+    ready: bool = False
+    startup_policy: str = POLICY_IMMEDIATE
+    restore_target_containers: list[str] = field(default_factory=list)
+    operator_write: str | None = None  # "create" / "patch" for the automatic checkpoint
+    info: JSON = field(default_factory=dict)  # checkpoint.CheckpointInfo, Go field names
 
     @property
     def replicas_gated_to_zero(self) -> bool:
@@ -381,8 +329,8 @@ def resolve_component_checkpoint(
     ``config`` is the operator configuration the checkpoint job pod spec is rendered with
     (None: Go's empty configuration).
     """
-    from renderer.operator.gms import OverlayError, overlay_clients
-    from renderer.operator.graph_dcd import is_worker_component
+    from renderer.operator.gms import OverlayError, overlay_clients  # noqa: PLC0415 - the pod-spec emulation only for a component with checkpointing enabled (off a lint's path)
+    from renderer.operator.graph_dcd import is_worker_component  # noqa: PLC0415 - the pod-spec emulation only for a component with checkpointing enabled (off a lint's path)
 
     cfg = _component_checkpoint(component)
     if cfg is None:
@@ -476,7 +424,7 @@ def resolve_component_checkpoint(
 
 def _auto_checkpoint_gms(component: JSON, cfg: JSON) -> JSON | None:
     """createCheckpointCR's GMS spec: the component's, with the checkpoint job's clients."""
-    from renderer.operator.gms import to_alpha_spec
+    from renderer.operator.gms import to_alpha_spec  # noqa: PLC0415 - the pod-spec emulation only for an auto checkpoint (off a lint's path)
 
     spec = to_alpha_spec((component.get("experimental") or {}).get("gpuMemoryService"))
     if spec is None:
@@ -492,12 +440,11 @@ def _auto_checkpoint_problem(
     dgd: JSON, component: JSON, cfg: JSON, checkpoint_id: str, config: OperatorConfig | None
 ) -> str | None:
     """createCheckpointCR's checks before it creates or reads the object (None: passes)."""
-    from renderer.operator.backend import (
+    from renderer.operator.backend import (  # noqa: PLC0415 - the pod-spec emulation only for an auto checkpoint (off a lint's path)
         BackendError,
         get_backend_framework_from_component,
         parse_backend_framework,
     )
-    from renderer.operator.errors import NotReproducedError
 
     name = component.get("name", "")
     try:
@@ -548,9 +495,9 @@ def _gms_claim_template_problem(  # noqa: PLR0917 - createCheckpointCR's locals
     role); a count above zero needs the DeviceClass, which the oracle's empty cluster does
     not hold, so the controller stops there.
     """
-    from renderer.operator import dra
-    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError
-    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component
+    from renderer.operator import dra  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
+    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
+    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
 
     meta = _meta(dgd)
     name = component.get("name", "")
@@ -622,7 +569,7 @@ def resolve_dgd_checkpoints(
 
 def apply_checkpoint_startup_policy(dcd: JSON, info: JSON | None) -> None:
     """applyCheckpointStartupPolicy: checkpointRef, the WaitForCheckpoint gate, restore metadata."""
-    from renderer.operator.graph_grove_meta import apply_restore_candidate_metadata
+    from renderer.operator.graph_grove_meta import apply_restore_candidate_metadata  # noqa: PLC0415 - Grove metadata only when a DCD restores from a checkpoint (off a lint's path)
 
     if dcd is None or not info or not info.get("Enabled"):
         return

@@ -24,6 +24,7 @@ from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.config import CheckpointStorageConfig
 from renderer.operator.errors import OperatorError
+from renderer.operator.gms import ensure_client, ensure_server_sidecar
 from renderer.operator.graph_grove_meta import (
     CHECKPOINT_ARTIFACT_VERSION_ANNOTATION,
     CHECKPOINT_ID_LABEL,
@@ -317,8 +318,6 @@ def inject_resolved_checkpoint_into_pod_spec(
 
 def _ensure_intra_pod_gms(pod_spec: JSON, targets: list[JSON], gms: JSON) -> None:
     """EnsureIntraPodGPUMemoryService: the GMS server sidecar and its socket clients."""
-    from renderer.operator.gms import ensure_client, ensure_server_sidecar
-
     if not targets:
         return
     ensure_server_sidecar(pod_spec, targets[0])

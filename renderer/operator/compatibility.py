@@ -10,7 +10,6 @@ minor/patch, leading zeros in numbers) and compared by its ``Compare``.
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Final, NamedTuple
 
 from renderer.operator import consts
@@ -28,18 +27,17 @@ class SemVer(NamedTuple):
     pre: str = ""
 
 
-@cache
-def _loose() -> re.Pattern[str]:
-    return re.compile(
-        r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?"
-        r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-        r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
-    )
+# Masterminds semver's loose version pattern (anchored by fullmatch); `re` caches it.
+_LOOSE = (
+    r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?"
+    r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
+    r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
+)
 
 
 def parse_version(text: str) -> SemVer | None:
     """NewVersion (coercing): the version, or None where Go returns an error."""
-    match = _loose().fullmatch(text)
+    match = re.fullmatch(_LOOSE, text)
     if match is None:
         return None
     numbers = [int(match.group(1)), 0, 0]

@@ -8,28 +8,26 @@ from __future__ import annotations
 
 from renderer.operator import consts
 from renderer.operator.component_common import BaseComponentDefaults, ComponentDefaults
+from renderer.operator.component_frontend import FrontendDefaults
+from renderer.operator.component_worker import WorkerDefaults
 
 
 def component_defaults_factory(component_type: str) -> ComponentDefaults:
     """ComponentDefaultsFactory."""
     if component_type == consts.COMPONENT_TYPE_FRONTEND:
-        from renderer.operator.component_frontend import FrontendDefaults
-
         return FrontendDefaults()
     if component_type in {
         consts.COMPONENT_TYPE_WORKER,
         consts.COMPONENT_TYPE_PREFILL,
         consts.COMPONENT_TYPE_DECODE,
     }:
-        from renderer.operator.component_worker import WorkerDefaults
-
         return WorkerDefaults()
     if component_type == consts.COMPONENT_TYPE_PLANNER:
-        from renderer.operator.component_planner import PlannerDefaults
+        from renderer.operator.component_planner import PlannerDefaults  # noqa: PLC0415 - planner defaults only for a DGD with a planner
 
         return PlannerDefaults()
     if component_type == consts.COMPONENT_TYPE_EPP:
-        from renderer.operator.component_epp import EPPDefaults
+        from renderer.operator.component_epp import EPPDefaults  # noqa: PLC0415 - EPP defaults only for a DGD with an EPP component
 
         return EPPDefaults()
     return BaseComponentDefaults()

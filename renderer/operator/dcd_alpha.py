@@ -175,7 +175,8 @@ def alpha_from_hub(src: Obj, restored: Obj | None) -> Obj:
         dst["scalingAdapter"] = {"enabled": True}
     _decompose_pod_template(src, dst, restored)
     if restored is not None:
-        from renderer.operator.dcd_alpha_restore import (
+        # One Go file split in two: the restore half imports this one at its top.
+        from renderer.operator.dcd_alpha_restore import (  # noqa: PLC0415 - see above
             check_restorable,
             fill_from_preserved,
             restore_shared_preserved_flat_volume_mounts,

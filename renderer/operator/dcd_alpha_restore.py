@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from renderer.goruntime.encoding_json import quantity_is_zero
 from renderer.goruntime.equality import is_semantic_zero, semantic_equal
-from renderer.goruntime.typetable import core_type
+from renderer.goruntime.mergo import merge
+from renderer.goruntime.typetable import CORE, core_type, struct_fields
 from renderer.jsoncopy import deep_copy
 from renderer.operator.admission.conversion_spec import (
     extra_pod_spec_needs_preservation,
+    has_pod_template_content,
     resources_need_preservation,
     resources_to_native,
     shared_memory_needs_preservation,
@@ -161,7 +163,6 @@ def _hidden_int_or_string(base: Obj | None, src: Obj | None) -> bool:
 
 def _semantic_main(spec: Obj) -> Obj:
     """semanticMainContainer: dedicated fields merged under extraPodSpec.mainContainer."""
-    from renderer.goruntime.mergo import merge
 
     main: Obj = {"name": MAIN}
     if spec.get("resources") is not None:
@@ -304,8 +305,6 @@ def _restorable_cache_mounts(src: Obj, preserved: Obj) -> list[Obj]:
     """restorablePreservedCompilationCacheMounts: the first cache mount if the live cache
     is still it; a secondary one while a projected main container still mounts it (or
     nothing projects one)."""
-    from renderer.operator.admission.conversion_spec import has_pod_template_content
-
     main = _main_mounts(src)
     projected = main is not None or has_pod_template_content(preserved, False)
     main_keys = {_native_key(m) for m in main or []}
@@ -400,7 +399,6 @@ def _restore_mount_origins(
 
 
 def _container_fields() -> list[Obj]:
-    from renderer.goruntime.typetable import CORE, struct_fields
 
     return struct_fields(CORE + "Container")
 

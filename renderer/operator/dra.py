@@ -11,9 +11,11 @@ pod resource claim).
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
+from renderer.goruntime.quantity import QuantityError, marshal_quantity
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
@@ -80,9 +82,6 @@ def remove_gpu_resources(resources: JSON | None) -> None:
 
 def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
     """A Quantity's exact value and its canonical text (what ``q.String()`` prints)."""
-    from fractions import Fraction
-
-    from renderer.goruntime.quantity import QuantityError, marshal_quantity
 
     try:
         text = marshal_quantity(value)

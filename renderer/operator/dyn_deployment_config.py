@@ -15,8 +15,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from renderer.gojson import marshal_any
+from renderer.goruntime.encoding_json import unmarshal
+from renderer.goruntime.quantity import QuantityError, marshal_quantity
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts as c
 from renderer.operator.errors import NotReproducedError
+from renderer.operator.graph_errors import DCDGenerationError
+from renderer.operator.v1beta1_helpers import get_main_container
 
 JSON = dict[str, Any]
 _PATH = "DYN_DEPLOYMENT_CONFIG"
@@ -24,7 +30,6 @@ _PATH = "DYN_DEPLOYMENT_CONFIG"
 
 def _go_any(value: Any) -> str:
     """json.Marshal of the config decoded into ``any`` (objects sorted, numbers float64)."""
-    from renderer.gojson import marshal_any
 
     try:
         return marshal_any(value, float64_numbers=True)
@@ -33,7 +38,6 @@ def _go_any(value: Any) -> str:
 
 
 def _loads(raw: str) -> Any:
-    from renderer.goruntime.encoding_json import unmarshal
 
     try:
         return unmarshal(raw, _PATH)
@@ -130,9 +134,6 @@ def parse_service_args(entry: Any) -> tuple[int | None, JSON | None]:
 
 
 def _quantity(value: str, name: str) -> str:
-    from renderer.goruntime.quantity import QuantityError, marshal_quantity
-    from renderer.goruntime.strconv import quote as go_quote
-    from renderer.operator.graph_errors import DCDGenerationError
 
     try:
         text = marshal_quantity(value)
@@ -174,8 +175,6 @@ def apply_dyn_deployment_resources(container: JSON, resources: JSON | None) -> N
 
 def apply_dyn_deployment_config(dcd: JSON, frontend_port: int) -> None:
     """applyDynDeploymentConfig on a generated DCD (in place)."""
-    from renderer.operator.v1beta1_helpers import get_main_container
-
     spec = dcd["spec"]
     main = get_main_container(spec)
     if main is None:

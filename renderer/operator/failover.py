@@ -20,6 +20,7 @@ from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts, dra
 from renderer.operator.backend import BACKEND_FRAMEWORK_VLLM, BackendError
+from renderer.operator.backend_vllm import parse_go_int64
 from renderer.operator.gms import ENV_SOCKET_DIR, SERVER_MODULE
 from renderer.operator.gms import SHARED_MOUNT_PATH as INTRAPOD_MOUNT_PATH
 
@@ -367,8 +368,6 @@ def apply_vllm_overrides(pod_spec: JSON, number_of_nodes: int) -> None:
 
 def _atoi(text: str) -> int:
     """strconv.Atoi with its error ignored (0), as the caller does."""
-    from renderer.operator.backend_vllm import parse_go_int64
-
     value = parse_go_int64(text)
     return 0 if value is None else value
 
@@ -414,6 +413,4 @@ def stagger_flag_value(container: JSON, flag: str, offset: int) -> None:
 
 
 def _parse_atoi(text: str) -> int | None:
-    from renderer.operator.backend_vllm import parse_go_int64
-
     return parse_go_int64(text)

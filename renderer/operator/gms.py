@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.jsoncopy import deep_copy
+from renderer.operator.admission.conversion_spec import convert_to_gpu_memory_service_spec
 from renderer.operator.dra import CLAIM_NAME, remove_gpu_resources
 
 JSON = dict[str, Any]
@@ -95,8 +97,6 @@ def container(name: str, module: str, image: str) -> JSON:
 
 def to_alpha_spec(src: JSON | None) -> JSON | None:
     """ToAlphaSpec: a component's (v1beta1) GMS settings in the checkpoint's v1alpha1 shape."""
-    from renderer.operator.admission.conversion_spec import convert_to_gpu_memory_service_spec
-
     return None if src is None else convert_to_gpu_memory_service_spec(src)
 
 
@@ -116,8 +116,6 @@ def overlay_clients(
     GMS restoring from a checkpoint that has it enabled takes the component's settings
     (mode, device class, client containers): the snapshot's are only a record of capture.
     """
-    from renderer.goruntime.strconv import quote as go_quote
-
     converted = to_alpha_spec(service_gms)
     if converted is None or not converted.get("enabled"):
         return checkpoint_gms

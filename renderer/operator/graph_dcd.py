@@ -17,9 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower as _go_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
+from renderer.operator import dcd_alpha, graph_env
+from renderer.operator.backend import BackendError, backend_framework_for_generated_dcds
+from renderer.operator.dyn_deployment_config import apply_dyn_deployment_config
+from renderer.operator.graph_env import apply_dgd_template_defaults as apply
 from renderer.operator.graph_env import is_worker_component, merge_envs
 from renderer.operator.graph_errors import DCDGenerationError
 from renderer.operator.v1beta1_helpers import (
@@ -33,7 +38,8 @@ from renderer.operator.v1beta1_helpers import (
     has_epp_component,
     merge_low_priority_metadata,
 )
-from renderer.record import Record
+from renderer.operator.v1beta1_marshal import marshal_root
+from renderer.record import Record, field
 
 JSON = dict[str, Any]
 DCD_TYPE = "github.com/ai-dynamo/dynamo/deploy/operator/api/v1beta1.DynamoComponentDeployment"
@@ -66,17 +72,8 @@ __all__ = [
 class RestartState(Record):
     """RestartState: the restart timestamp and the components that carry it."""
 
-    _fields = ("timestamp", "components_to_annotate")
-    timestamp: str
-    components_to_annotate: dict[str, bool] | None
-
-    def __init__(
-        self,
-        timestamp: str = "",
-        components_to_annotate: dict[str, bool] | None = None,
-    ) -> None:
-        self.timestamp = timestamp
-        self.components_to_annotate = components_to_annotate
+    timestamp: str = ""
+    components_to_annotate: dict[str, bool] | None = None
 
     def should_annotate_component(self, component_name: str) -> bool:
         return bool((self.components_to_annotate or {}).get(component_name))
@@ -85,38 +82,10 @@ class RestartState(Record):
 class RollingUpdateContext(Record):
     """RollingUpdateContext; the oracle's steady state is ``RollingUpdateContext(hash)``."""
 
-    _fields = (
-        "new_worker_hash",
-        "old_worker_replica_targets_by_component",
-        "old_worker_replica_targets_by_dcd",
-        "new_worker_replica_targets_by_component",
-    )
-    new_worker_hash: str
-    old_worker_replica_targets_by_component: dict[str, int]
-    old_worker_replica_targets_by_dcd: dict[str, int]
-    new_worker_replica_targets_by_component: dict[str, int]
-
-    def __init__(
-        self,
-        new_worker_hash: str = "",
-        old_worker_replica_targets_by_component: dict[str, int] | None = None,
-        old_worker_replica_targets_by_dcd: dict[str, int] | None = None,
-        new_worker_replica_targets_by_component: dict[str, int] | None = None,
-    ) -> None:
-        self.new_worker_hash = new_worker_hash
-        self.old_worker_replica_targets_by_component = (
-            {}
-            if old_worker_replica_targets_by_component is None
-            else old_worker_replica_targets_by_component
-        )
-        self.old_worker_replica_targets_by_dcd = (
-            {} if old_worker_replica_targets_by_dcd is None else old_worker_replica_targets_by_dcd
-        )
-        self.new_worker_replica_targets_by_component = (
-            {}
-            if new_worker_replica_targets_by_component is None
-            else new_worker_replica_targets_by_component
-        )
+    new_worker_hash: str = ""
+    old_worker_replica_targets_by_component: dict[str, int] = field(default_factory=dict)
+    old_worker_replica_targets_by_dcd: dict[str, int] = field(default_factory=dict)
+    new_worker_replica_targets_by_component: dict[str, int] = field(default_factory=dict)
 
     def in_progress(self) -> bool:
         return len(self.old_worker_replica_targets_by_component) > 0
@@ -148,8 +117,6 @@ def normalize_kube_resource_name(name: str) -> str:
 
 def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
     """applyDGDTemplateDefaults for the DCD path (no Grove topology domains)."""
-    from renderer.operator.graph_env import apply_dgd_template_defaults as apply
-
     apply(component, dgd, None)
     # corev1.EnvVar is a value: a DCD must not share env entries with the DGD or another DCD.
     main = get_main_container(component)
@@ -161,8 +128,6 @@ def apply_dgd_template_defaults(component: JSON, dgd: JSON) -> None:
 
 
 def _go_quote_list(items: list[str]) -> str:
-    from renderer.goruntime.strconv import quote as go_quote
-
     return "[" + " ".join(go_quote(i) for i in items) + "]"
 
 
@@ -196,8 +161,6 @@ def generate_dynamo_components_deployments(
     rolling_update_ctx: RollingUpdateContext,
 ) -> dict[str, JSON]:
     """GenerateDynamoComponentsDeployments: component name -> DCD (Go object form)."""
-    from renderer.operator.backend import BackendError, backend_framework_for_generated_dcds
-
     try:
         backend_framework = backend_framework_for_generated_dcds(parent_dgd)
     except BackendError as err:
@@ -228,8 +191,6 @@ def generate_dynamo_components_deployments(
 
 
 def _go_quote_one(text: str) -> str:
-    from renderer.goruntime.strconv import quote as go_quote
-
     return go_quote(text)
 
 
@@ -288,8 +249,6 @@ def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
 
     apply_dgd_template_defaults(spec, parent_dgd)
 
-    from renderer.operator import graph_env
-
     if graph_env.should_apply_kv_transfer_policy_to_worker_component(spec, parent_dgd):
         # The topology label controller reads these from the DCD and copies them to pods.
         kvt = parent_dgd["spec"]["experimental"]["kvTransferPolicy"]
@@ -311,8 +270,6 @@ def generate_single_dcd(  # noqa: PLR0917 - Go parameter order, by convention
             c.PLANNER_SERVICE_ACCOUNT_NAME
         )
 
-    from renderer.operator.dyn_deployment_config import apply_dyn_deployment_config
-
     apply_dyn_deployment_config(deployment, c.DYNAMO_SERVICE_PORT)
 
     targets = rolling_update_ctx.new_worker_replica_targets_by_component
@@ -331,8 +288,6 @@ def apply_dgd_component_alpha_compatibility_to_dcd(
     parent_dgd: JSON, component_name: str, dcd: JSON
 ) -> None:
     """applyDGDComponentAlphaCompatibilityToDCD: the carrier's nvidia.com/dcd-spec record."""
-    from renderer.operator import dcd_alpha
-
     alpha = get_dgd_alpha_component(parent_dgd, component_name)
     if alpha is None:
         return
@@ -347,8 +302,6 @@ def apply_dgd_component_alpha_compatibility_to_dcd(
 
 def get_dgd_alpha_component(dgd: JSON, component_name: str) -> JSON | None:
     """getDGDAlphaComponent: the v1alpha1 service ConvertFrom gives for one component."""
-    from renderer.operator import dcd_alpha
-
     component = get_component_by_name(dgd, component_name)
     if component is None:
         return None
@@ -396,7 +349,6 @@ def get_dgd_component_resource_annotations(
 
 def printed_dcd(dcd: JSON) -> JSON:
     """The DCD as the oracle prints it (Go marshal, then v1beta1's empty-struct strip)."""
-    from renderer.operator.v1beta1_marshal import marshal_root
 
     out: JSON = marshal_root(dcd, DCD_TYPE)
     return out

@@ -20,11 +20,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.goruntime.encoding_json import encode
 from renderer.goruntime.strings import to_lower
+from renderer.goruntime.typetable import core_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.backend import BackendError, get_backend_framework_from_component
+from renderer.operator.checkpoint_restore import (
+    CheckpointRestoreError,
+    apply_restore_pod_metadata_with_storage_config,
+    inject_resolved_checkpoint_into_pod_spec,
+    resolve_pod_spec_restore,
+)
 from renderer.operator.config import OperatorConfig
-from renderer.operator.errors import OperatorError
+from renderer.operator.dra import resolve_gpu_count
+from renderer.operator.errors import NotReproducedError, OperatorError
+from renderer.operator.failover import (
+    RankedRole,
+    augment_engine_for_gms,
+    get_gpu_count,
+    gms_resource_claim_template_configs,
+    gms_resource_sharing_entries,
+    gms_weight_server_pod_spec,
+)
 from renderer.operator.graph_dcd import get_dynamo_namespace
 from renderer.operator.graph_env import (
     apply_kv_transfer_policy_topology_annotations,
@@ -64,8 +82,14 @@ from renderer.operator.graph_grove_spec import (
     spec_to_grove_topology_constraint,
     to_grove_topology_constraint,
 )
+from renderer.operator.graph_podspec import generate_pod_spec_for_component
+from renderer.operator.multinode import GroveMultinodeDeployer
 from renderer.operator.secrets import secrets_retriever_for
-from renderer.operator.v1beta1_helpers import ensure_pod_template
+from renderer.operator.v1beta1_helpers import (
+    ensure_pod_template,
+    get_gpu_memory_service,
+    get_main_container_resources,
+)
 
 JSON = dict[str, Any]
 
@@ -121,9 +145,6 @@ def marshal_pod_specs(pcs: JSON) -> None:
     The builders work on plain dicts; Go's output keeps empty structs (``resources: {}``)
     and drops empty omitempty fields, so the PCS equals the operator's only after this.
     """
-    from renderer.goruntime.encoding_json import encode
-    from renderer.goruntime.typetable import core_type
-    from renderer.operator.errors import NotReproducedError
 
     for clique in pcs["spec"]["template"]["cliques"]:
         spec = clique["spec"]
@@ -263,8 +284,6 @@ def generate_grove_pod_clique_set_for(
 
 def _backend_framework(component: JSON, dgd: JSON, name: str) -> str:
     """getBackendFrameworkFromComponent, wrapped in the operator's message."""
-    from renderer.operator.backend import BackendError, get_backend_framework_from_component
-
     try:
         return get_backend_framework_from_component(component, dgd)
     except BackendError as exc:
@@ -277,12 +296,6 @@ def _gms_resource_claim_templates(
     name: str, component: JSON, roles: list[ServiceRole]
 ) -> list[JSON]:
     """gmsResourceClaimTemplateConfigs with Go's ``metadata: {}`` (a struct is never omitted)."""
-    from renderer.operator.failover import RankedRole, gms_resource_claim_template_configs
-    from renderer.operator.v1beta1_helpers import (
-        get_gpu_memory_service,
-        get_main_container_resources,
-    )
-
     ranked: list[RankedRole] = list(roles)
     try:
         configs = gms_resource_claim_template_configs(
@@ -299,11 +312,6 @@ def _gms_resource_claim_templates(
 
 def _resolve_pod_spec_restore(config: OperatorConfig, info: JSON | None, name: str) -> Any:
     """checkpoint.ResolvePodSpecRestore for a non-Immediate checkpoint (else None)."""
-    from renderer.operator.checkpoint_restore import (
-        CheckpointRestoreError,
-        resolve_pod_spec_restore,
-    )
-
     if not config.gates.checkpoint or info is None:
         return None
     if (info.get("StartupPolicy") or "") in ("", STARTUP_POLICY_IMMEDIATE):
@@ -340,8 +348,6 @@ def build_grove_scaling_group_config(  # noqa: PLR0917 - Go parameter order
     if topology is not None:
         pcsg["topologyConstraint"] = topology
     if is_inter_pod_gms:
-        from renderer.operator.failover import RankedRole, gms_resource_sharing_entries
-
         ranked: list[RankedRole] = list(roles)
         pcsg["resourceSharing"] = gms_resource_sharing_entries(component_name, ranked)
     return pcsg
@@ -369,16 +375,6 @@ def generate_pod_spec_for_role(  # noqa: PLR0917 - Go parameter order
     grove_cluster_topology_domains: list[str] | None,
 ) -> JSON:
     """generatePodSpecForRole: the GMS weight server, or the engine / plain pod spec."""
-    from renderer.operator.dra import resolve_gpu_count
-    from renderer.operator.failover import (
-        augment_engine_for_gms,
-        get_gpu_count,
-        gms_weight_server_pod_spec,
-    )
-    from renderer.operator.graph_podspec import generate_pod_spec_for_component
-    from renderer.operator.multinode import GroveMultinodeDeployer
-    from renderer.operator.v1beta1_helpers import get_main_container_resources
-
     namespace = str(metadata(dynamo_deployment).get("namespace") or "")
     template = component.get("podTemplate") or {}
 
@@ -438,12 +434,6 @@ def build_clique_for_role(  # noqa: PLR0917 - cliqueParams fields in Go order
 
     ``checkpoint_restore`` is what ResolvePodSpecRestore returned for the component.
     """
-    from renderer.operator.checkpoint_restore import (
-        CheckpointRestoreError,
-        apply_restore_pod_metadata_with_storage_config,
-        inject_resolved_checkpoint_into_pod_spec,
-    )
-
     try:
         pod_spec = generate_pod_spec_for_role(
             role, component, backend_framework, dynamo_deployment, number_of_nodes,

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.goruntime.encoding_json import unmarshal
+from renderer.goruntime.encoding_json import encode, unmarshal
 from renderer.goruntime.strings import trim_space
+from renderer.goruntime.typetable import struct_type
 from renderer.operator import consts
 from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.operator.graph_dcd import get_dcd_resource_name, get_dynamo_namespace
 from renderer.operator.graph_env import is_worker_component
 from renderer.operator.v1beta1_helpers import (
+    get_component_by_name,
     get_pod_template_annotations,
     get_pod_template_labels,
     has_epp_component,
@@ -89,7 +91,6 @@ def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, J
             return None
         if not isinstance(status, dict):
             return None
-    from renderer.operator.v1beta1_helpers import get_component_by_name
 
     component = get_component_by_name(dgd, component_name)
     if component is None:
@@ -128,8 +129,6 @@ def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
     spec = obj.get("spec") if "spec" in obj else obj
     if not isinstance(spec, dict):
         return None
-    from renderer.goruntime.encoding_json import encode
-    from renderer.goruntime.typetable import struct_type
 
     try:
         encode(spec, struct_type(ALPHA_DGD_SPEC_TYPE), ("spec",))

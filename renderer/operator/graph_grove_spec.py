@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts
 from renderer.operator.config import OperatorConfig
 from renderer.operator.errors import NotReproducedError
@@ -67,8 +68,6 @@ def grove_update_strategy_from_annotations(annotations: Mapping[str, str]) -> st
 
 
 def _go_q(text: str) -> str:
-    from renderer.goruntime.strconv import quote as go_quote
-
     return go_quote(text)
 
 

@@ -34,7 +34,9 @@ from renderer.goruntime.mergo import MergeError, merge
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.typetable import core_type
 from renderer.jsoncopy import deep_copy
-from renderer.operator import consts
+from renderer.operator import consts, dra, gms
+from renderer.operator.backend import BackendError
+from renderer.operator.backend_factory import backend_factory
 from renderer.operator.component_common import (
     ComponentContext,
     DiscoveryContext,
@@ -42,15 +44,19 @@ from renderer.operator.component_common import (
     new_discovery_context,
 )
 from renderer.operator.component_defaults import component_defaults_factory
+from renderer.operator.component_frontend import FrontendDefaults
 from renderer.operator.config import OperatorConfig
+from renderer.operator.dra import resolve_gpu_count
 from renderer.operator.errors import OperatorError
-from renderer.operator.failover import is_intra_pod_failover_enabled
+from renderer.operator.failover import build_failover_pod, is_intra_pod_failover_enabled
+from renderer.operator.graph_dcd import gms_extra_client_containers_error
 from renderer.operator.graph_env import (
     add_standard_env_vars,
     apply_dgd_template_defaults,
     is_worker_component,
     merge_envs,
 )
+from renderer.operator.multinode import multinode_deployer_factory
 from renderer.operator.podspec_volumes import (
     append_missing_pvc_volumes_for_mounts,
     append_missing_volume_mounts,
@@ -166,7 +172,6 @@ def resolve_container_gpus(namespace: str, component: JSON | None) -> int:
     """ResolveContainerGPUs: the main container's GPU count (scalar or DRA claims)."""
     if component is None:
         raise PodSpecError("component is nil")
-    from renderer.operator.dra import resolve_gpu_count
 
     pod_spec = (component.get("podTemplate") or {}).get("spec") or {}
     return int(resolve_gpu_count(namespace, pod_spec, get_main_container_resources(component)))
@@ -179,9 +184,6 @@ def _backend_and_deployer(
     multinode_deployment_type: str,
     deployer_override: object | None,
 ) -> tuple[Any, Any]:
-    from renderer.operator.backend_factory import backend_factory
-    from renderer.operator.multinode import multinode_deployer_factory
-
     deployer = deployer_override
     if deployer is None:
         deployer = multinode_deployer_factory(multinode_deployment_type)
@@ -253,8 +255,6 @@ def generate_base_pod_spec(  # noqa: PLR0917 - Go parameter order, by convention
 
         def gpus() -> int:
             return resolve_container_gpus(namespace, component)
-
-    from renderer.operator.backend import BackendError
 
     try:
         backend.update_container(
@@ -373,9 +373,6 @@ def _raise_go_error(func: Callable[..., None], *args: Any) -> None:
 def _apply_intra_pod_gms(
     pod_spec: JSON, gms_spec: JSON, parent_graph_deployment_name: str, service_name: str
 ) -> None:
-    from renderer.operator import dra, gms
-    from renderer.operator.graph_dcd import gms_extra_client_containers_error
-
     problem = gms_extra_client_containers_error(gms_spec, pod_spec["containers"])
     if problem is not None:
         raise PodSpecError(problem)
@@ -397,12 +394,6 @@ def _apply_intra_pod_gms(
 
 def _build_failover_pod(pod_spec: JSON, number_of_nodes: int, backend_framework: str) -> None:
     try:
-        from renderer.operator.failover import build_failover_pod
-    except ImportError:
-        raise PodSpecError(
-            "experimental.failover (intra-pod failover) is not reproduced by this emulation"
-        ) from None
-    try:
         build_failover_pod(pod_spec, number_of_nodes, backend_framework)
     except OperatorError as exc:
         raise PodSpecError(f"failed to build failover pod: {exc}") from None
@@ -416,8 +407,6 @@ def merge_frontend_sidecar_defaults(
     parent_mounts: list[JSON],
 ) -> None:
     """mergeFrontendSidecarDefaults: frontend defaults under the named sidecar (in place)."""
-    from renderer.operator.component_frontend import FrontendDefaults
-
     for i, user in enumerate(pod_spec.get("containers") or []):
         if user.get("name", "") != sidecar_name:
             continue

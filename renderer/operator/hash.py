@@ -15,9 +15,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from renderer.gojson import encode_string, marshal_any
+from renderer.goruntime.encoding_json import marshal
+from renderer.goruntime.typetable import struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts as c
+from renderer.operator.admission.runtimeversion import VersionError, resolve
+from renderer.operator.dcd_alpha import ANN_DCD_SPEC, restore_preserved_spec
 from renderer.operator.errors import OperatorError
+from renderer.operator.graph_dcd import (
+    RollingUpdateContext,
+    compute_dynamo_namespace,
+    generate_dynamo_components_deployments,
+    get_main_container,
+    get_pod_template_annotations,
+    get_pod_template_labels,
+    is_worker_component,
+)
 from renderer.sha256 import sha256_hex
 
 JSON = dict[str, Any]
@@ -35,8 +49,6 @@ class WorkerHashError(OperatorError):
 
 def resolve_runtime_version(image: str, override: str) -> tuple[int, int, int] | None:
     """runtimeversion.Resolve with its error as None (the hash then leaves the version out)."""
-    from renderer.operator.admission.runtimeversion import VersionError, resolve
-
     try:
         return resolve(image, override)
     except VersionError:
@@ -47,7 +59,6 @@ def resolved_runtime_version_for_hash(component: JSON | None) -> str:
     """resolvedRuntimeVersionForHash: "X.Y.Z" from 1.5.0 on, "" below or unresolvable."""
     if component is None:
         return ""
-    from renderer.operator.graph_dcd import get_main_container
 
     main = get_main_container(component)
     image = (main or {}).get("image", "")
@@ -64,8 +75,6 @@ def hash_model_name(name: str) -> str:
 
 def _dcd_alpha_spec(dcd: JSON) -> JSON:
     """The v1alpha1 alpha-only fields ConvertFrom restores from the DCD's dcd-spec record."""
-    from renderer.operator.dcd_alpha import ANN_DCD_SPEC, restore_preserved_spec
-
     raw = ((dcd.get("metadata") or {}).get("annotations") or {}).get(ANN_DCD_SPEC)
     spec = restore_preserved_spec(raw) if raw else None
     return spec or {}
@@ -95,8 +104,6 @@ def get_dcd_sub_component_type(dcd: JSON) -> str:
 
 def get_dcd_dynamo_namespace(dcd: JSON) -> str:
     """GetDCDDynamoNamespace: preserved alpha value, else the label, else computed."""
-    from renderer.operator.graph_dcd import compute_dynamo_namespace
-
     alpha = _dcd_alpha_spec(dcd)
     if alpha.get("dynamoNamespace") is not None:
         return str(alpha["dynamoNamespace"])
@@ -114,8 +121,6 @@ def get_dcd_dynamo_namespace(dcd: JSON) -> str:
 
 def get_dcd_kube_labels(dcd: JSON) -> dict[str, str]:
     """GetDCDKubeLabels: the labels rendered onto a DCD's Kubernetes workloads."""
-    from renderer.operator.graph_dcd import get_pod_template_labels
-
     object_labels: dict[str, str] = (dcd.get("metadata") or {}).get("labels") or {}
     spec = dcd.get("spec") or {}
     labels: dict[str, str] = dict(object_labels)
@@ -147,8 +152,6 @@ def get_dcd_kube_labels(dcd: JSON) -> dict[str, str]:
 
 def get_dcd_kube_annotations(dcd: JSON) -> dict[str, str]:
     """GetDCDKubeAnnotations: the annotations rendered onto a DCD's workloads."""
-    from renderer.operator.graph_dcd import get_pod_template_annotations
-
     spec = dcd.get("spec") or {}
     annotations: dict[str, str] = dict(_dcd_alpha_spec(dcd).get("annotations") or {})
     annotations.update(get_pod_template_annotations(spec) or {})
@@ -176,10 +179,6 @@ def worker_hash_spec(dcd: JSON) -> JSON:
 
 def worker_hash_document(dcds: dict[str, JSON]) -> str:
     """The exact bytes ComputeDGDWorkersSpecHash digests, from placeholder-hashed DCDs."""
-    from renderer.gojson import encode_string
-    from renderer.goruntime.encoding_json import marshal
-    from renderer.goruntime.typetable import struct_type
-    from renderer.operator.graph_dcd import is_worker_component
 
     entries: dict[str, str] = {}
     for dcd in dcds.values():
@@ -213,18 +212,12 @@ def worker_hash_document(dcds: dict[str, JSON]) -> str:
 
 
 def _string_map(value: dict[str, str]) -> str:
-    from renderer.gojson import marshal_any
 
     return marshal_any(value)
 
 
 def compute_dgd_workers_spec_hash(dgd: JSON | None) -> str:
     """ComputeDGDWorkersSpecHash: the 8-hex v2 worker hash of an admitted v1beta1 DGD."""
-    from renderer.operator.graph_dcd import (
-        RollingUpdateContext,
-        generate_dynamo_components_deployments,
-    )
-
     if dgd is None:
         raise WorkerHashError("nil DynamoGraphDeployment")
     dcds = generate_dynamo_components_deployments(

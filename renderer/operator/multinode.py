@@ -20,18 +20,8 @@ from renderer.record import FrozenRecord
 class GroveMultinodeDeployer(FrozenRecord):
     """GroveMultinodeDeployer; ``is_inter_pod_gms`` with ``rank`` for one GMS rank clique."""
 
-    _fields = ("is_inter_pod_gms", "rank")
-    is_inter_pod_gms: bool
-    rank: int
-
-    def __init__(
-        self,
-        is_inter_pod_gms: bool = False,
-        rank: int = 0,
-    ) -> None:
-        _set = self._set
-        _set("is_inter_pod_gms", is_inter_pod_gms)
-        _set("rank", rank)
+    is_inter_pod_gms: bool = False
+    rank: int = 0
 
     def get_leader_hostname(self, service_name: str) -> str:
         """GetLeaderHostname: the leader clique's pod (index 0, or this engine's index)."""
@@ -73,13 +63,6 @@ class GroveMultinodeDeployer(FrozenRecord):
 
 class LWSMultinodeDeployer(FrozenRecord):
     """LWSMultinodeDeployer: LeaderWorkerSet pods (the DCD controller's multinode path)."""
-
-    _fields = ()
-
-    def __init__(
-        self,
-    ) -> None:
-        pass
 
     def get_leader_hostname(self, service_name: str) -> str:
         """GetLeaderHostname: LWS injects the leader address."""

@@ -24,8 +24,24 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE
+from renderer.jsoncopy import deep_copy
+from renderer.operator import consts as c
+from renderer.operator.checkpoint_id import (
+    CheckpointResolutionError,
+    apply_checkpoint_startup_policy,
+    dgd_uid_for,
+    resolve_dgd_checkpoints,
+)
 from renderer.operator.errors import NotReproducedError, OperatorError
-from renderer.record import Record
+from renderer.operator.graph_dcd import (
+    DCDGenerationError,
+    RollingUpdateContext,
+    generate_dynamo_components_deployments,
+    printed_dcds,
+)
+from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
+from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
+from renderer.record import Record, field
 
 if TYPE_CHECKING:
     from renderer.operator.checkpoint_id import CheckpointResolution
@@ -53,54 +69,19 @@ class OperatorRenderError(OperatorError):
 class OperatorResult(Record):
     """What the operator renders for one admitted DGD."""
 
-    _fields = (
-        "pcs",
-        "dcds",
-        "worker_hash",
-        "provider",
-        "checkpoint_resolution",
-        "dgd_uid",
-        "dgd_uid_source",
-        "pcs_error",
-        "dcds_error",
-    )
     pcs: JSON | None
     dcds: list[JSON]  # as printed, sorted by name
     worker_hash: str
     provider: str  # "grove" or "component"
-    checkpoint_resolution: dict[str, CheckpointResolution]
-    dgd_uid: str
-    dgd_uid_source: str
-    pcs_error: str | None  # the Grove path failed (only allowed when not the provider)
-    dcds_error: str | None
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        pcs: JSON | None,
-        dcds: list[JSON],
-        worker_hash: str,
-        provider: str,
-        checkpoint_resolution: dict[str, CheckpointResolution] | None = None,
-        dgd_uid: str = "",
-        dgd_uid_source: str = "",
-        pcs_error: str | None = None,
-        dcds_error: str | None = None,
-    ) -> None:
-        self.pcs = pcs
-        self.dcds = dcds
-        self.worker_hash = worker_hash
-        self.provider = provider
-        self.checkpoint_resolution = {} if checkpoint_resolution is None else checkpoint_resolution
-        self.dgd_uid = dgd_uid
-        self.dgd_uid_source = dgd_uid_source
-        self.pcs_error = pcs_error
-        self.dcds_error = dcds_error
+    checkpoint_resolution: dict[str, CheckpointResolution] = field(default_factory=dict)
+    dgd_uid: str = ""
+    dgd_uid_source: str = ""
+    pcs_error: str | None = None  # the Grove path failed (only allowed when not the provider)
+    dcds_error: str | None = None
 
 
 def workload_provider(dgd: JSON) -> str:
     """The provider the defaulting webhook stamped (grove unless Grove was disabled)."""
-    from renderer.operator import consts as c
-
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     return str(annotations.get(c.KUBE_ANNOTATION_WORKLOAD_PROVIDER) or c.WORKLOAD_PROVIDER_GROVE)
 
@@ -125,23 +106,11 @@ def render_operator(
     that set alone, so the other is not generated unless it is the provider's (its result
     is then None or [], with no error).
     """
-    from renderer.jsoncopy import deep_copy
-    from renderer.operator import consts as c
-    from renderer.operator.graph_dcd import (
-        DCDGenerationError,
-        RollingUpdateContext,
-        generate_dynamo_components_deployments,
-        printed_dcds,
-    )
-    from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-
     dgd = deep_copy(admitted_dgd)
     namespace = (dgd.get("metadata") or {}).get("namespace", "")
     objects = [_with_namespace(o, namespace) for o in checkpoints]
     uid, uid_source = "", ""
     if config.checkpoint.enabled:
-        from renderer.operator.checkpoint_id import dgd_uid_for
-
         uid, uid_source = dgd_uid_for(dgd, objects, dgd_uid)
         if uid and not (dgd.get("metadata") or {}).get("uid"):
             dgd.setdefault("metadata", {})["uid"] = uid
@@ -154,11 +123,6 @@ def render_operator(
     resolution: dict[str, CheckpointResolution] = {}
     infos: dict[str, JSON] = {}
     if config.checkpoint.enabled or _any_checkpoint(dgd):
-        from renderer.operator.checkpoint_id import (
-            CheckpointResolutionError,
-            resolve_dgd_checkpoints,
-        )
-
         try:
             resolution = resolve_dgd_checkpoints(
                 dgd,
@@ -181,7 +145,6 @@ def render_operator(
     pcs: JSON | None = None
     pcs_error: str | None = None
     grove = provider == c.WORKLOAD_PROVIDER_GROVE
-    from renderer.operator.graph_grove import GroveError, generate_grove_pod_clique_set
 
     try:
         if grove or only != TARGET_DCD:
@@ -205,7 +168,6 @@ def render_operator(
         generated = generate_dynamo_components_deployments(
             dgd, None, None, RollingUpdateContext(new_worker_hash=worker_hash)
         )
-        from renderer.operator.checkpoint_id import apply_checkpoint_startup_policy
 
         for name, dcd in generated.items():
             apply_checkpoint_startup_policy(dcd, infos.get(name))

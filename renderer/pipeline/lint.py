@@ -11,116 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING
 
-from renderer.constants import CHECKPOINT_KIND, DEFAULT_MAX_BYTES, DGD_KIND
-from renderer.errors import UsageError
-from renderer.record import FrozenRecord, replace
+from renderer.constants import CHECKPOINT_KIND, DGD_KIND
+from renderer.errors import DynamoRenderError, UsageError
+from renderer.lint.engine import LINT_KINDS, LintOptions, lint_objects
+from renderer.lint.rules import RULE_MODULES
+from renderer.lint.split import lint_paths
+from renderer.parallel import resolve_jobs
+from renderer.pipeline.requests import LintOutcome, LintRequest
+from renderer.pipeline.suppress import apply_suppressions
+from renderer.record import replace
+from renderer.schema import load_crd_schemas
+from renderer.source import load_paths
+from renderer.source.files import ReadMemo
+from renderer.writeroot import real, require_inside
 
 if TYPE_CHECKING:
-    from renderer.fix import FixReport
-    from renderer.lint.engine import LintOptions, LintResult
-    from renderer.lint.finding import Finding
+    from renderer.lint.engine import LintResult
     from renderer.operator.config import OperatorConfig
     from renderer.schema.check import Schemas
     from renderer.source.model import SourceObject
 
 
-class LintRequest(FrozenRecord):
-    """What to lint and how (paths as given; `-` is stdin)."""
-
-    _fields: ClassVar[tuple[str, ...]] = (
-        "paths",
-        "checkpoints",
-        "dgd",
-        "fix",
-        "strict",
-        "trusted_keys",
-        "max_bytes",
-        "crds",
-        "namespace",
-        "write_roots",
-        "operator",
-        "disabled_rules",
-        "jobs",
-        "baseline",
-    )
-    paths: Sequence[str]
-    checkpoints: Sequence[str]
-    dgd: str | None  # also compare with a fresh render of this DGD (render-drift)
-    fix: bool
-    strict: bool  # warnings count as errors
-    trusted_keys: Sequence[str]
-    max_bytes: int
-    crds: Sequence[str]  # rule `schema`: these CRDs instead of the bundled schemas
-    namespace: str | None  # --dgd without metadata.namespace: render it here
-    # --fix writes only inside these (resolved) folders or files; empty: the working directory
-    write_roots: Sequence[str]
-    operator: Any  # OperatorConfig of the config's `operator:` section, for --dgd
-    disabled_rules: Sequence[str]  # --disable: rules not run
-    jobs: int | None  # worker processes for a large input; None: the CPUs available
-    baseline: str | None  # --baseline: findings it lists are suppressed
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        paths: Sequence[str],
-        checkpoints: Sequence[str] = (),
-        dgd: str | None = None,
-        fix: bool = False,
-        strict: bool = False,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        namespace: str | None = None,
-        write_roots: Sequence[str] = (),
-        operator: Any = None,
-        disabled_rules: Sequence[str] = (),
-        jobs: int | None = None,
-        baseline: str | None = None,
-    ) -> None:
-        set_ = self._set
-        set_("paths", paths)
-        set_("checkpoints", checkpoints)
-        set_("dgd", dgd)
-        set_("fix", fix)
-        set_("strict", strict)
-        set_("trusted_keys", trusted_keys)
-        set_("max_bytes", max_bytes)
-        set_("crds", crds)
-        set_("namespace", namespace)
-        set_("write_roots", write_roots)
-        set_("operator", operator)
-        set_("disabled_rules", disabled_rules)
-        set_("jobs", jobs)
-        set_("baseline", baseline)
-
-
-class LintOutcome(NamedTuple):
-    """The findings left, the --fix report, and whether the run fails."""
-
-    result: LintResult  # after --fix: of the files as they are now, with the fix counts
-    fix: FixReport | None  # None: --fix not asked, or nothing was fixable
-    strict: bool = False
-
-    @property
-    def findings(self) -> list[Finding]:
-        return self.result.findings
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        return self.result.summary()
-
-    @property
-    def failed(self) -> bool:
-        """Exit 1: errors (warnings too with --strict), or --fix changed a file."""
-        result = self.result
-        return bool(result.changed_files or result.errors or (self.strict and result.warnings))
-
-
 def load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceObject:
     """The one DynamoGraphDeployment of `path`, placed in `namespace` when it has none."""
-    from renderer.model.namespace import with_namespace
-    from renderer.source import load_paths
+    from renderer.model.namespace import with_namespace  # noqa: PLC0415 - the DGD model only for a lint given --dgd
 
     objects = [o for o in load_paths([path], max_bytes=max_bytes) if o.kind == DGD_KIND]
     if len(objects) != 1:
@@ -132,10 +48,6 @@ def load_dgd(path: str, max_bytes: int, namespace: str | None = None) -> SourceO
 
 def run_lint(request: LintRequest) -> LintOutcome:
     """Lint (and with `fix`, repair) as `dynamo-render lint` does."""
-    from renderer.lint.engine import LINT_KINDS, lint_objects
-    from renderer.source import load_paths
-    from renderer.source.files import ReadMemo
-
     if request.fix and "-" in request.paths:
         raise UsageError("--fix cannot rewrite stdin; pass file paths")
     split = _split_run(request)
@@ -164,8 +76,7 @@ def run_lint(request: LintRequest) -> LintOutcome:
     result = _suppress(lint_objects(objects, checkpoints, options), request)
     report = None
     if request.fix and any(f.fixable for f in result.findings):
-        from renderer.fix import fix_findings
-        from renderer.writeroot import real, require_inside
+        from renderer.fix import fix_findings  # noqa: PLC0415 - the fixer only for --fix with fixable findings
 
         roots = list(request.write_roots) or [real(str(Path.cwd()))]
         for file in sorted({f.file for f in result.findings if f.fixable}):
@@ -193,8 +104,6 @@ def run_lint(request: LintRequest) -> LintOutcome:
 
 
 def _suppress(result: LintResult, request: LintRequest) -> LintResult:
-    from renderer.pipeline.suppress import apply_suppressions
-
     return apply_suppressions(result, baseline=request.baseline, max_bytes=request.max_bytes)
 
 
@@ -206,9 +115,6 @@ def _split_run(request: LintRequest) -> LintResult | None:
         return None
     if "-" in request.paths or "-" in request.checkpoints:
         return None
-    from renderer.errors import DynamoRenderError
-    from renderer.lint.split import lint_paths
-    from renderer.parallel import resolve_jobs
 
     try:
         options = _options(request)
@@ -225,11 +131,9 @@ def _split_run(request: LintRequest) -> LintResult | None:
 
 def _options(request: LintRequest) -> LintOptions:
     """The engine's options: trusted keys, the --dgd DGD and --crd schemas, all loaded."""
-    from renderer.lint.engine import LintOptions
-
     keys = None
     if request.trusted_keys:
-        from renderer.trust import load_trusted_keys
+        from renderer.trust import load_trusted_keys  # noqa: PLC0415 - trust (and key parsing) only when trusted keys are given
 
         keys = load_trusted_keys(request.trusted_keys)
     if request.namespace is not None and not request.dgd:
@@ -237,8 +141,6 @@ def _options(request: LintRequest) -> LintOptions:
     dgd = load_dgd(request.dgd, request.max_bytes, request.namespace) if request.dgd else None
     schemas = None
     if request.crds:
-        from renderer.schema import load_crd_schemas
-
         schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes)
     if dgd is not None:
         check_dgd_as_render(dgd, schemas, request.operator)
@@ -259,8 +161,8 @@ def check_dgd_as_render(
     schema, then the operator's admission. A DGD render refuses is bad input here too
     (exit 2 at the DGD's field, with render's message), not a render-drift finding; what
     only the render itself refuses (a snapshot it cannot resolve) stays a finding."""
-    from renderer.pipeline.render import check_dgd
-    from renderer.render import admit
+    from renderer.pipeline.render import check_dgd  # noqa: PLC0415 - the render pipeline and operator emulation only for a lint given --dgd
+    from renderer.render import admit  # noqa: PLC0415 - the render pipeline and operator emulation only for a lint given --dgd
 
     check_dgd(dgd, schemas)
     admit(dgd, config=operator)
@@ -270,6 +172,5 @@ def _enabled_rules(disabled: Sequence[str]) -> list[str] | None:
     """Every rule but the disabled ones (None: all of them, the engine's default)."""
     if not disabled:
         return None
-    from renderer.lint.rules import RULE_MODULES
 
     return [rule for rule in RULE_MODULES if rule not in disabled]

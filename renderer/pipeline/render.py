@@ -20,160 +20,42 @@ error of the first bad one, as one after the other.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from renderer.binding.checkpoint import is_checkpoint
 from renderer.constants import (
-    DEFAULT_MAX_BYTES,
     DGD_KIND,
-    DGD_UID_OPTION,
     NAMESPACE_OPTION,
-    Target,
 )
-from renderer.errors import UsageError
-from renderer.record import FrozenRecord
+from renderer.errors import DynamoRenderError, InputError, UsageError
+from renderer.model.namespace import with_namespace
+from renderer.pipeline.requests import Document, OutputPlan, RenderOutcome, RenderRequest
+from renderer.render import render
+from renderer.render.names import UnsafeNameError, output_file_name
+from renderer.schema import check_inputs, check_outputs, load_crd_schemas
+from renderer.schema.fields import check_emulated_fields, check_fields
+from renderer.source import load_paths
+from renderer.source.skip import is_chart_template
+from renderer.yamlout import dump_object, source_comment
 
 if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
     from renderer.schema.check import Schemas
     from renderer.source.model import SourceObject
 
-Document = tuple[str, dict[str, Any]]  # (source name for `# Source:`, rendered object)
 
 # Fewer requests are rendered in this process: one takes a few milliseconds, about what
 # starting the workers costs.
 PARALLEL_MIN_ENTRIES = 4
 
 
-class RenderRequest(FrozenRecord):
-    """What to render and how (paths as given; `-` is stdin)."""
-
-    _fields: ClassVar[tuple[str, ...]] = (
-        "dgd_file",
-        "checkpoints",
-        "target",
-        "output_dir",
-        "trusted_keys",
-        "max_bytes",
-        "crds",
-        "source_name",
-        "namespace",
-        "namespace_option",
-        "operator",
-        "write_roots",
-        "dgd_uid",
-        "dgd_uid_option",
-        "kustomization",
-    )
-    dgd_file: str  # a file of one or more DGDs, or a folder of such files
-    checkpoints: Sequence[str]
-    target: Target | None  # None: what the operator creates for each DGD
-    output_dir: str | None  # plan one file per object in this folder
-    trusted_keys: Sequence[str]  # matched snapshots must be signed by one of these
-    max_bytes: int
-    crds: Sequence[str]  # validate against these CRDs instead of the bundled schemas
-    source_name: str | None  # for `# Source:` (default: dgd_file as given)
-    namespace: str | None  # for DGDs without metadata.namespace (kubectl apply -n)
-    namespace_option: str  # how messages name where it came from
-    operator: OperatorConfig | None  # the config's `operator:` section
-    # output_dir must be inside one of these (symlinks resolved); empty: anywhere
-    write_roots: Sequence[str]
-    # the live DGD's metadata.uid, which automatic checkpoint names need (one DGD only)
-    dgd_uid: str | None
-    dgd_uid_option: str  # how messages name where it came from
-    kustomization: bool  # with output_dir: keep output_dir/kustomization.yaml listing it
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        dgd_file: str,
-        checkpoints: Sequence[str] = (),
-        target: Target | None = None,
-        output_dir: str | None = None,
-        trusted_keys: Sequence[str] = (),
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        crds: Sequence[str] = (),
-        source_name: str | None = None,
-        namespace: str | None = None,
-        namespace_option: str = NAMESPACE_OPTION,
-        operator: OperatorConfig | None = None,
-        write_roots: Sequence[str] = (),
-        dgd_uid: str | None = None,
-        dgd_uid_option: str = DGD_UID_OPTION,
-        kustomization: bool = False,
-    ) -> None:
-        _set = self._set
-        _set("dgd_file", dgd_file)
-        _set("checkpoints", checkpoints)
-        _set("target", target)
-        _set("output_dir", output_dir)
-        _set("trusted_keys", trusted_keys)
-        _set("max_bytes", max_bytes)
-        _set("crds", crds)
-        _set("source_name", source_name)
-        _set("namespace", namespace)
-        _set("namespace_option", namespace_option)
-        _set("operator", operator)
-        _set("write_roots", write_roots)
-        _set("dgd_uid", dgd_uid)
-        _set("dgd_uid_option", dgd_uid_option)
-        _set("kustomization", kustomization)
-
-
-class OutputPlan(FrozenRecord):
-    """What `-o DIR` changes: the files whose content changes, and the owned files that no
-    object renders to any more. Unchanged files are in neither."""
-
-    _fields = ("folder", "writes", "removals")
-    folder: str
-    writes: list[tuple[str, bytes]]  # (path, content)
-    removals: list[str]
-
-    def __init__(
-        self,
-        folder: str,
-        writes: list[tuple[str, bytes]] | None = None,
-        removals: list[str] | None = None,
-    ) -> None:
-        _set = self._set
-        _set("folder", folder)
-        _set("writes", [] if writes is None else writes)
-        _set("removals", [] if removals is None else removals)
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.writes or self.removals)
-
-
-class RenderOutcome(FrozenRecord):
-    """The rendered documents in output order, the warnings, and with `output_dir` the
-    plan of the folder."""
-
-    _fields = ("documents", "warnings", "output", "unbound")
-    documents: list[Document]
-    warnings: list[str]
-    output: OutputPlan | None
-    # one line per checkpointed component rendered without a binding because its
-    # checkpoint is not captured or not committed (what --require-bound refuses)
-    unbound: list[str]
-
-    def __init__(
-        self,
-        documents: list[Document],
-        warnings: list[str] | None = None,
-        output: OutputPlan | None = None,
-        unbound: list[str] | None = None,
-    ) -> None:
-        _set = self._set
-        _set("documents", documents)
-        _set("warnings", [] if warnings is None else warnings)
-        _set("output", output)
-        _set("unbound", [] if unbound is None else unbound)
-
-
 def run_render(request: RenderRequest) -> RenderOutcome:
     """Render (and with `output_dir`, plan the folder) as `dynamo-render render` does."""
     if request.output_dir is not None and request.write_roots:
-        from renderer.writeroot import require_inside
+        from renderer.writeroot import require_inside  # noqa: PLC0415 - write roots only for a render to a folder
 
         require_inside(request.output_dir, list(request.write_roots))
     rendered = render_all(request)
@@ -191,8 +73,8 @@ def run_renders(requests: Sequence[RenderRequest], jobs: int | None) -> list[Ren
     available). Nothing is written, so the requests are independent; when one fails, they
     are run again in this process, which raises the first one's error as a serial run does.
     Every output folder is checked against its write roots before anything is rendered."""
-    from renderer.parallel import ordered_map, resolve_jobs
-    from renderer.writeroot import require_inside
+    from renderer.parallel import ordered_map, resolve_jobs  # noqa: PLC0415 - the worker pool only for several renders (config entries)
+    from renderer.writeroot import require_inside  # noqa: PLC0415 - write roots only for a render to a folder
 
     for request in requests:
         if request.output_dir is not None and request.write_roots:
@@ -206,8 +88,6 @@ def run_renders(requests: Sequence[RenderRequest], jobs: int | None) -> list[Ren
 
 
 def _or_none(request: RenderRequest) -> RenderOutcome | None:
-    from renderer.errors import DynamoRenderError
-
     try:
         return run_render(request)
     except DynamoRenderError:
@@ -223,9 +103,6 @@ def render_documents(request: RenderRequest) -> tuple[list[Document], list[str]]
 
 def render_all(request: RenderRequest) -> RenderOutcome:
     """`render_documents`, and the components rendered unbound (no folder planned)."""
-    from renderer.render import render
-    from renderer.schema import check_inputs, check_outputs, load_crd_schemas
-
     dgds, checkpoints = _load_inputs(request)
     _refuse_shared_uid(request, dgds)
     schemas = load_crd_schemas(request.crds, max_bytes=request.max_bytes) if request.crds else None
@@ -285,8 +162,6 @@ def _refuse_shared_uid(request: RenderRequest, dgds: list[SourceObject]) -> None
 def _snapshot_dir(paths: Sequence[str]) -> str | None:
     """Where the capture advice saves a snapshot: the first snapshot folder given, else
     the folder of the first snapshot file given (None: nothing given)."""
-    import os
-
     for path in paths:
         if path != "-" and os.path.isdir(path):  # noqa: PTH112 - a path string in
             return path
@@ -301,9 +176,6 @@ def check_dgd(dgd: SourceObject, schemas: Schemas | None) -> None:
     """A DGD's fields and schema (InputError at the field), as the API server checks them
     before the validating webhook, and before the controller looks for checkpoints.
     `schemas`: the --crd schemas (None: the bundled ones)."""
-    from renderer.schema import check_inputs
-    from renderer.schema.fields import check_emulated_fields, check_fields
-
     check_fields(dgd, schemas)
     check_inputs([dgd], schemas)
     check_emulated_fields(dgd, schemas)  # a --crd field the emulation would drop
@@ -312,9 +184,6 @@ def check_dgd(dgd: SourceObject, schemas: Schemas | None) -> None:
 def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[SourceObject]]:
     """Every DGD of DGD_FILE, in file then document order and placed in the namespace, and
     the snapshots."""
-    from renderer.model.namespace import with_namespace
-    from renderer.source import load_paths
-
     # YAML beside the DGDs that is not Kubernetes objects (a Helm chart) is ignored, as
     # objects of other kinds are; a file that might hold a DGD and does not read is not.
     skipped: list[str] = []
@@ -328,8 +197,6 @@ def _load_inputs(request: RenderRequest) -> tuple[list[SourceObject], list[Sourc
     if request.namespace is None and request.namespace_option != NAMESPACE_OPTION:
         _refuse_without_namespace(dgds, request.namespace_option)
     if not dgds and dgd_objects:
-        from renderer.errors import InputError
-
         first = dgd_objects[0]  # a misspelt kind: say where, and what was meant
         mark = first.mark(("kind",), key=False)
         found = ", ".join(sorted({o.kind for o in dgd_objects}))
@@ -367,10 +234,6 @@ def _refuse_unread(skipped: list[str], max_bytes: int) -> None:
     """A file skipped as not Kubernetes objects that does not parse is exit 2 with its
     reason (it may hold a DGD, whose committed output would go stale unseen), unless it is
     a Helm chart template (not YAML before Helm renders it: render does not read charts)."""
-    from renderer.errors import InputError
-    from renderer.source import load_paths
-    from renderer.source.skip import is_chart_template
-
     for file in skipped:
         if is_chart_template(file):
             continue
@@ -386,8 +249,6 @@ def _refuse_unread(skipped: list[str], max_bytes: int) -> None:
 def _refuse_without_namespace(dgds: list[SourceObject], where: str) -> None:
     """A config entry's DGD with no namespace: the advice is the entry's `namespace:` (the
     render itself would say -n, which a config-driven render does not take)."""
-    from renderer.errors import InputError
-
     for dgd in dgds:
         if isinstance(dgd.data.get("metadata"), dict) and not dgd.namespace:
             mark = dgd.mark(("metadata",), key=False)
@@ -404,8 +265,6 @@ def _refuse_twins(dgds: list[SourceObject]) -> None:
     """Two DGDs of one namespace and name would render the same objects twice. A DGD
     without a string name is left to the schema and admission checks, which name the
     field."""
-    from renderer.errors import InputError
-
     seen: dict[tuple[str, str], SourceObject] = {}
     for dgd in dgds:
         if not dgd.name:
@@ -426,9 +285,6 @@ def _refuse_twins(dgds: list[SourceObject]) -> None:
 def _source_name(request: RenderRequest, dgd: SourceObject) -> str:
     """`# Source:` of a DGD's output: DGD_FILE as given (or as the config writes it), and
     for a folder, the file's place inside it after that."""
-    import os
-    from pathlib import Path
-
     named = request.source_name or _spelled(request.dgd_file)
     if request.dgd_file in (dgd.file, "-"):
         return named
@@ -441,8 +297,6 @@ def _spelled(path: str) -> str:
     inside the working directory all as the same relative path, so the committed output
     (and `--check` against it) does not depend on how the path was typed, nor carries a
     machine's folders."""
-    import os
-
     if path == "-":
         return path
     plain = os.path.normpath(path)
@@ -459,8 +313,7 @@ def _check_trust(
     """Every matched snapshot file must be signed by a trusted key (when keys are given)."""
     if not request.trusted_keys:
         return
-    from renderer.errors import InputError
-    from renderer.trust import check_trust_by_file, load_trusted_keys
+    from renderer.trust import check_trust_by_file, load_trusted_keys  # noqa: PLC0415 - trust (and key parsing) only when trusted keys are given
 
     keys = load_trusted_keys(list(request.trusted_keys))
     verdicts = check_trust_by_file(checkpoints, keys)
@@ -475,8 +328,6 @@ def _unused_snapshots(
 ) -> list[str]:
     """One warning per snapshot no component of any DGD restores from (a snapshot one DGD
     uses is not unused because another does not); one DGD is named, several are not."""
-    from renderer.binding.checkpoint import is_checkpoint
-
     (one,) = dgds if len(dgds) == 1 else (None,)
     of = f"DGD {one.namespace}/{one.name}" if one is not None else "the DGDs rendered"
     return [
@@ -493,7 +344,7 @@ def plan_output(
     """What writing `documents` into `folder` changes, for the files whose first line is
     `source`'s `# Source:` header (UsageError when `folder` cannot be a folder, or a file
     in it is not a regular file); with `kustomization`, its kustomization.yaml too."""
-    from renderer.writeroot import check_folder
+    from renderer.writeroot import check_folder  # noqa: PLC0415 - file-system checks only for a render to a folder
 
     check_folder(folder)
     planned = planned_files(documents, folder)
@@ -506,11 +357,7 @@ def plan_output(
 
 def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str, bytes, bool]]:
     """(path, content, changed) for every object, named `<kind-lowercase>-<name>.yaml`."""
-    from pathlib import Path
-
-    from renderer.render.names import UnsafeNameError, output_file_name
-    from renderer.writeroot import read_regular
-    from renderer.yamlout import dump_object, source_comment
+    from renderer.writeroot import read_regular  # noqa: PLC0415 - file-system checks only for a render to a folder
 
     planned: list[tuple[str, bytes, bool]] = []
     seen: set[str] = set()
@@ -533,11 +380,8 @@ def planned_files(documents: list[Document], output_dir: str) -> list[tuple[str,
 def _kustomization_file(folder: str, source: str, paths: list[str]) -> tuple[str, bytes, bool]:
     """(path, content, changed) of the folder's kustomization.yaml listing `paths`;
     UsageError when a kustomization there is not this render's (kustomize reads one)."""
-    from pathlib import Path
-
-    from renderer.render.kustomization import FILE_NAME, kustomization
-    from renderer.writeroot import read_regular
-    from renderer.yamlout import source_comment
+    from renderer.render.kustomization import FILE_NAME, kustomization  # noqa: PLC0415 - kustomization only when asked for
+    from renderer.writeroot import read_regular  # noqa: PLC0415 - file-system checks only for a render to a folder
 
     content = kustomization(source, [Path(p).name for p in paths])
     header = source_comment(source).encode("utf-8")
@@ -557,11 +401,7 @@ def owned_leftovers(output_dir: str, source: str, planned: set[str]) -> list[str
     """Files in `output_dir` this render wrote (its `# Source:` first line: `source`, or a
     file under it when it is a folder) that no object renders to any more. Only regular
     `*.yaml` files are looked at; others are not ours."""
-    import stat
-    from pathlib import Path
-
-    from renderer.writeroot import lstat_or_none, read_regular
-    from renderer.yamlout import source_comment
+    from renderer.writeroot import lstat_or_none, read_regular  # noqa: PLC0415 - file-system checks only for a render to a folder
 
     header = source_comment(source).encode("utf-8")
     # `_source_name` writes a folder's files as `<folder>/<path inside it>`

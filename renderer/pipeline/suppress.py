@@ -14,7 +14,11 @@ from collections import Counter
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
+from renderer.errors import InputError
+from renderer.lint.rules import RULE_MODULES
 from renderer.record import replace
+from renderer.source.files import STDIN_NAME, read_file
+from renderer.source.text import decode_input
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -25,10 +29,7 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _comments(file: str, max_bytes: int) -> list[Comment]:
-    from renderer.lint.rules import RULE_MODULES
-    from renderer.lint.suppress import MARKER, parse_comments
-    from renderer.source.files import STDIN_NAME, read_file
-    from renderer.source.text import decode_input
+    from renderer.lint.suppress import MARKER, parse_comments  # noqa: PLC0415 - suppression parsing only for a file with findings
 
     if file == STDIN_NAME:
         return []  # read once, already consumed: stdin carries no suppressions
@@ -54,9 +55,7 @@ def _baseline_dir(path: str) -> str:
 
 
 def read_baseline(path: str, max_bytes: int) -> Counter[str]:
-    from renderer.errors import InputError
-    from renderer.lint.suppress import parse_baseline
-    from renderer.source.files import read_file
+    from renderer.lint.suppress import parse_baseline  # noqa: PLC0415 - suppression parsing only with a baseline
 
     data = read_file(path, max_bytes)
     if len(data) > max_bytes:
@@ -72,7 +71,7 @@ def apply_suppressions(result: LintResult, *, baseline: str | None, max_bytes: i
     prints = read_baseline(baseline, max_bytes) if baseline is not None else Counter()
     if not result.findings:
         return result
-    from renderer.lint.suppress import EXTERNAL, IN_SOURCE, Suppressed, fingerprint, match_comment
+    from renderer.lint.suppress import EXTERNAL, IN_SOURCE, Suppressed, fingerprint, match_comment  # noqa: PLC0415 - suppression parsing only for a lint with findings
 
     by_file: dict[str, list[Comment]] = {}
     for file in dict.fromkeys(f.file for f in result.findings):
@@ -99,8 +98,8 @@ def apply_suppressions(result: LintResult, *, baseline: str | None, max_bytes: i
 
 def write_baseline(path: str, result: LintResult) -> int:
     """Write the baseline of `result`'s findings to `path`; returns how many it holds."""
-    from renderer.atomic import write_file
-    from renderer.lint.suppress import baseline_document
+    from renderer.atomic import write_file  # noqa: PLC0415 - writing only for --write-baseline
+    from renderer.lint.suppress import baseline_document  # noqa: PLC0415 - writing only for --write-baseline
 
     base_dir = _baseline_dir(path)
     entries = [(f, baseline_name(f.file, base_dir)) for f in result.findings]

@@ -39,11 +39,42 @@ from renderer.source.model import SourceObject
 
 if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
-    from renderer.render.snapshots import Lookups, Pending
+    from renderer.render.snapshots import Pending
 
 from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
+from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
+from renderer.operator.admission.errors import AdmissionError
+from renderer.operator.admission.pipeline import admit_with_warnings
+from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+from renderer.operator.config import FeatureGates
 from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVIDER_GROVE
-from renderer.record import FrozenRecord, Record
+from renderer.operator.errors import NotReproducedError, OperatorError
+from renderer.operator.graph_dcd import DCDGenerationError
+from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
+from renderer.operator.render import (
+    WORKER_HASH_STAGE,
+    OperatorRenderError,
+    render_operator,
+    workload_provider,
+)
+from renderer.operator_settings import default_operator_config
+from renderer.record import FrozenRecord, Record, field
+from renderer.render.locate import (
+    admission_error,
+    component_path,
+    internal_error,
+    not_reproduced,
+    render_refusal,
+)
+from renderer.render.names import UnsafeNameError, check_label_values
+from renderer.render.place import (
+    place_on_dcds,
+    place_on_pcs,
+    stray_restore_candidates,
+    strip_binding_keys,
+)
+from renderer.render.snapshots import Lookups, resolve_snapshots
+from renderer.workloads import is_worker_type
 
 # the operator's workload provider -> the object set it creates
 _PROVIDER_TARGET = {WORKLOAD_PROVIDER_GROVE: TARGET_GROVE, WORKLOAD_PROVIDER_COMPONENT: TARGET_DCD}
@@ -65,50 +96,20 @@ JSON = dict[str, Any]
 class RenderResult(Record):
     """The rendered objects in output order, and warnings for stderr."""
 
-    _fields = (
-        "objects",
-        "warnings",
-        "target",
-        "checkpoint_files",
-        "worker_hash",
-        "checkpoints",
-        "pending",
-        "outdated",
-    )
     objects: list[JSON]
-    warnings: list[str]
-    target: str
+    warnings: list[str] = field(default_factory=list)
+    target: str = ""
     # Files of the snapshots some component restores from (for --trusted-key checks).
-    checkpoint_files: tuple[str, ...]
-    worker_hash: str
+    checkpoint_files: tuple[str, ...] = ()
+    worker_hash: str = ""
     # The snapshot objects some component restores from, in component order.
-    checkpoints: tuple[SourceObject, ...]
+    checkpoints: tuple[SourceObject, ...] = ()
     # The checkpointed components whose checkpoint is not among the snapshots: rendered as
     # the operator renders them before the capture, without a binding.
-    pending: tuple[Pending, ...]
+    pending: tuple[Pending, ...] = ()
     # The snapshots of a checkpointed component the operator no longer reads (a warning
     # says so): not "unused".
-    outdated: tuple[SourceObject, ...]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        objects: list[JSON],
-        warnings: list[str] | None = None,
-        target: str = "",
-        checkpoint_files: tuple[str, ...] = (),
-        worker_hash: str = "",
-        checkpoints: tuple[SourceObject, ...] = (),
-        pending: tuple[Pending, ...] = (),
-        outdated: tuple[SourceObject, ...] = (),
-    ) -> None:
-        self.objects = objects
-        self.warnings = [] if warnings is None else warnings
-        self.target = target
-        self.checkpoint_files = checkpoint_files
-        self.worker_hash = worker_hash
-        self.checkpoints = checkpoints
-        self.pending = pending
-        self.outdated = outdated
+    outdated: tuple[SourceObject, ...] = ()
 
 
 def _namespace(dgd: SourceObject, namespace: str | None) -> str:
@@ -130,8 +131,6 @@ def _namespace(dgd: SourceObject, namespace: str | None) -> str:
 
 def _checkpointing(config: OperatorConfig) -> OperatorConfig:
     """The configuration with checkpointing on (a DGD that checkpoints needs it on)."""
-    from renderer.operator.config import FeatureGates
-
     if config.checkpoint.enabled and config.gates.checkpoint:
         return config
     gates: FeatureGates = config.gates._replace(checkpoint=True)
@@ -150,24 +149,10 @@ class Admission(FrozenRecord):
     """A DGD as the API server and the operator's webhooks admit it (CRD defaults, the
     v1alpha1 -> v1beta1 conversion, defaulting, validation)."""
 
-    _fields = ("data", "namespace", "config", "warnings")
     data: JSON  # the admitted DGD (v1beta1)
     namespace: str  # the one it is rendered in
     config: OperatorConfig  # the operator configuration it is rendered with
-    warnings: tuple[str, ...]  # the admission warnings, each at the DGD's name
-
-    def __init__(
-        self,
-        data: JSON,
-        namespace: str,
-        config: OperatorConfig,
-        warnings: tuple[str, ...] = (),
-    ) -> None:
-        _set = self._set
-        _set("data", data)
-        _set("namespace", namespace)
-        _set("config", config)
-        _set("warnings", warnings)
+    warnings: tuple[str, ...] = ()  # the admission warnings, each at the DGD's name
 
 
 def admit(
@@ -179,12 +164,6 @@ def admit(
     and the gate changes nothing for the others), and on in the configuration returned
     when a component checkpoints. Raises InputError at the DGD's field when the operator
     refuses it, or when it has no namespace."""
-    from renderer.operator.admission.errors import AdmissionError
-    from renderer.operator.admission.pipeline import admit_with_warnings
-    from renderer.operator.errors import NotReproducedError
-    from renderer.operator_settings import default_operator_config
-    from renderer.render.locate import admission_error, internal_error, not_reproduced
-
     ns = _namespace(dgd, namespace)
     base = config if config is not None else default_operator_config(namespace_restricted=ns)
     try:
@@ -222,8 +201,6 @@ def render(
     `warn_unused=False`: no warning for a snapshot none of its components restores from.
     `dgd_uid`: the live DGD's uid (how messages name it: `dgd_uid_source`), which automatic
     checkpoint names need; `snapshot_dir`: where the capture advice saves a snapshot."""
-    from renderer.render.snapshots import Lookups
-
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
     admission = admit(dgd, namespace=namespace, config=config)
@@ -250,9 +227,6 @@ def checkpoint_names(
     """The DynamoCheckpoint each checkpoint-enabled component restores from, by component:
     its checkpointRef, else `checkpoint-<DGDCheckpointID>` for the DGD uid `dgd_uid` (what
     the operator reads; the snapshot to capture and commit)."""
-    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
-    from renderer.workloads import is_worker_type
-
     admission = admit(dgd, namespace=namespace, config=config)
     admitted_hash = worker_hash(admission.data)
     names: dict[str, str] = {}
@@ -279,17 +253,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     warn_unused: bool,
     lookups: Lookups,
 ) -> RenderResult:
-    from renderer.operator.admission.errors import AdmissionError
-    from renderer.operator.errors import NotReproducedError, OperatorError
-    from renderer.operator.render import OperatorRenderError, render_operator, workload_provider
-    from renderer.render.locate import (
-        admission_error,
-        internal_error,
-        not_reproduced,
-        render_refusal,
-    )
-    from renderer.render.snapshots import resolve_snapshots
-
     chosen = target or _PROVIDER_TARGET.get(workload_provider(admitted), TARGET_GROVE)
     try:
         admitted_hash = worker_hash(admitted)
@@ -332,7 +295,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     bindings = {
         name: r.binding for name, r in resolution.components.items() if r.binding is not None
     }
-    from renderer.render.place import place_on_dcds, place_on_pcs, strip_binding_keys
 
     for key in sorted(strip_binding_keys(objects)):
         warnings.append(
@@ -367,10 +329,6 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
 def worker_hash(admitted: JSON) -> str:
     """The operator's worker hash of an admitted DGD (`Admission.data`); OperatorRenderError
     when the operator cannot compute it."""
-    from renderer.operator.graph_dcd import DCDGenerationError
-    from renderer.operator.hash import WorkerHashError, compute_dgd_workers_spec_hash
-    from renderer.operator.render import WORKER_HASH_STAGE, OperatorRenderError
-
     try:
         return compute_dgd_workers_spec_hash(admitted)
     except (WorkerHashError, DCDGenerationError) as err:
@@ -378,8 +336,6 @@ def worker_hash(admitted: JSON) -> str:
 
 
 def _chosen_objects(dgd: SourceObject, result: Any, chosen: str) -> list[JSON]:
-    from renderer.render.locate import render_refusal
-
     if chosen == TARGET_GROVE:
         if result.pcs is None:
             raise render_refusal(dgd, result.pcs_error or "no PodCliqueSet")
@@ -431,7 +387,6 @@ def _drop_unnamed(node: Any, unnamed: set[str]) -> None:
 def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
     """Two DCDs, or two cliques, of one name: the operator would write one over the other
     (components whose names differ only in case), so refuse rather than render both."""
-    from renderer.render.locate import component_path
 
     def fail(what: str, name: str, component: str, consequence: str) -> InputError:
         path = component_path(dgd, component) or ("metadata", "name")
@@ -472,10 +427,6 @@ def _check_unique_names(dgd: SourceObject, objects: list[JSON]) -> None:
 def _check_restore_candidates(
     dgd: SourceObject, objects: list[JSON], checkpointed: set[str]
 ) -> None:
-    from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
-    from renderer.render.locate import component_path
-    from renderer.render.place import stray_restore_candidates
-
     for component in stray_restore_candidates(objects, checkpointed):
         mark = dgd.mark(component_path(dgd, component) or ("metadata", "name"))
         raise InputError(
@@ -490,8 +441,6 @@ def _check_restore_candidates(
 
 
 def _check_labels(dgd: SourceObject, objects: list[JSON]) -> None:
-    from renderer.render.names import UnsafeNameError, check_label_values
-
     try:
         for obj in objects:
             check_label_values(obj)

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from renderer.yamlout import dump_object, source_comment
+
 FILE_NAME: Final = "kustomization.yaml"
 API_VERSION: Final = "kustomize.config.k8s.io/v1beta1"
 KIND: Final = "Kustomization"
@@ -23,8 +25,6 @@ KIND: Final = "Kustomization"
 
 def kustomization(source: str, file_names: Iterable[str]) -> bytes:
     """The kustomization.yaml of a folder of rendered files (`file_names` in it)."""
-    from renderer.yamlout import dump_object, source_comment
-
     document = {
         "apiVersion": API_VERSION,
         "kind": KIND,

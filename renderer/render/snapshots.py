@@ -29,11 +29,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import renderer.binding  # noqa: F401
+from renderer.binding import bind
+from renderer.binding.checkpoint import (
+    checkpoint_from_object,
+    is_checkpoint,
+    is_manual,
+    type_error,
+    unbindable_path,
+    unbindable_reason,
+)
 from renderer.constants import DGD_KIND
 from renderer.errors import BindingError, InputError
 from renderer.jsoncopy import deep_copy
 from renderer.keys import CHECKPOINT_ID_LABEL
-from renderer.record import Record
+from renderer.model.checkpoint import in_namespace
+from renderer.operator.checkpoint_id import (
+    CheckpointDecodeError,
+    checkpoint_id_of,
+    checkpoint_name,
+    dgd_checkpoint_id,
+)
+from renderer.record import Record, field
+from renderer.render.locate import component_path
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
 
@@ -71,49 +89,19 @@ class Lookups(NamedTuple):
 class Resolution(Record):
     """What render hands the operator, and how to read its output back."""
 
-    _fields = (
-        "operator_inputs",
-        "dgd_uid",
-        "components",
-        "warnings",
-        "renames",
-        "pending",
-        "unnamed",
-        "outdated",
-    )
     operator_inputs: list[JSON]  # the DynamoCheckpoint objects the operator may read
     dgd_uid: str
-    components: dict[str, Resolved]
-    warnings: list[str]
+    components: dict[str, Resolved] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
     # (name, ID) the operator is given -> (name, ID) of the snapshot, for a snapshot used
     # without the uid check (see `_unverified`)
-    renames: dict[str, str]
-    pending: list[Pending]  # in component order
+    renames: dict[str, str] = field(default_factory=dict)
+    pending: list[Pending] = field(default_factory=list)  # in component order
     # the names and IDs the operator computes with no DGD uid (state 0): not the live
     # ones, so the rendered objects leave out every value that holds one
-    unnamed: set[str]
+    unnamed: set[str] = field(default_factory=set)
     # snapshots of a checkpointed component the operator no longer reads (warned about)
-    outdated: list[Checkpoint]
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        operator_inputs: list[JSON],
-        dgd_uid: str,
-        components: dict[str, Resolved] | None = None,
-        warnings: list[str] | None = None,
-        renames: dict[str, str] | None = None,
-        pending: list[Pending] | None = None,
-        unnamed: set[str] | None = None,
-        outdated: list[Checkpoint] | None = None,
-    ) -> None:
-        self.operator_inputs = operator_inputs
-        self.dgd_uid = dgd_uid
-        self.components = {} if components is None else components
-        self.warnings = [] if warnings is None else warnings
-        self.renames = {} if renames is None else renames
-        self.pending = [] if pending is None else pending
-        self.unnamed = set() if unnamed is None else unnamed
-        self.outdated = [] if outdated is None else outdated
+    outdated: list[Checkpoint] = field(default_factory=list)
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -133,8 +121,6 @@ def _files(objects: Sequence[SourceObject]) -> str:
 
 def checkpoint_path(dgd: SourceObject, name: str, *rest: str) -> Path:
     """The component's checkpoint block (v1beta1 experimental.checkpoint, v1alpha1 checkpoint)."""
-    from renderer.render.locate import component_path
-
     base = component_path(dgd, name) or ("metadata", "name")
     if base[:2] == ("spec", "services"):
         return (*base, "checkpoint", *rest)
@@ -147,10 +133,6 @@ def _error_at(obj: SourceObject, path: Path, message: str, *, key: bool = True) 
 
 
 def _bind(component: str, checkpoint: Checkpoint, warnings: list[str], namespace: str) -> str:
-    from renderer.binding import bind
-    from renderer.binding.checkpoint import unbindable_path, unbindable_reason
-    from renderer.model.checkpoint import in_namespace
-
     label = f"checkpoint {checkpoint.namespace}/{checkpoint.name}"
     reason = unbindable_reason(checkpoint)
     if reason is not None:
@@ -218,9 +200,6 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
     `dgd_uid`: the live DGD's uid, given as `dgd_uid_source` says; `snapshot_dir`: where
     the advice saves a snapshot to capture (None: the working directory)."""
     # The binding package first: its checkpoint model imports its helpers.
-    import renderer.binding  # noqa: F401
-    from renderer.binding.checkpoint import checkpoint_from_object, is_checkpoint, type_error
-    from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of
 
     warnings: list[str] = []
     checkpoints: list[Checkpoint] = []
@@ -306,8 +285,6 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
 def _automatic(cp: Checkpoint) -> bool:
     """Bound unless manual (a broken automatic one, marked but without its uid, generation or
     ID label, fails binding with its reason)."""
-    from renderer.binding.checkpoint import is_manual
-
     return not is_manual(cp.source)
 
 
@@ -363,12 +340,6 @@ def _automatic_lookup(
     objects: Sequence[SourceObject],
     lookup: _Lookup,
 ) -> Checkpoint | None:
-    from renderer.operator.checkpoint_id import (
-        checkpoint_id_of,
-        checkpoint_name,
-        dgd_checkpoint_id,
-    )
-
     name, worker, worker_hash, namespace = (
         lookup.component,
         lookup.worker,
@@ -480,8 +451,6 @@ def _unnamed(
 ) -> None:
     """No DGD uid and no snapshot (state 0): what the operator renders before the capture,
     without the checkpoint name, which needs the uid the API server assigns."""
-    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
-
     placeholder_id = dgd_checkpoint_id(namespace, dgd.name, "", name, hash_for_id)
     res.unnamed.update((placeholder_id, checkpoint_name(placeholder_id)))
     res.pending.append(Pending(name, "", namespace))
@@ -510,8 +479,6 @@ def _unverified(  # noqa: PLR0917
     that ID), and its output is read back with the snapshot's own name and ID, so the
     restore metadata names the snapshot that was given.
     """
-    from renderer.operator.checkpoint_id import checkpoint_id_of, checkpoint_name, dgd_checkpoint_id
-
     dgd_name = dgd.name
     search = (
         f"labels dynamo-graph-deployment-name={dgd_name!r}, dynamo-component={name!r} in"

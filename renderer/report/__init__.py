@@ -12,7 +12,12 @@ annotations attached to the right file. The terminal formats keep paths as they 
 from __future__ import annotations
 
 import importlib
+import json as jsonlib  # `json` would be this package's json.py once that format loads
+import os
+import re
 from typing import TYPE_CHECKING, Any, Protocol
+
+from renderer.errors import report_text
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -44,8 +49,6 @@ def inside_root(file: str, root: str | None) -> str | None:
     """`file` (as a finding names it: relative to the working directory, or absolute)
     relative to `root`, with forward slashes, when it lies inside it; else None (stdin's
     `<stdin>`, a path outside the root, no root)."""
-    import os
-
     if root is None or (file.startswith("<") and file.endswith(">")):
         return None
     path = os.path.normpath(os.path.abspath(file))  # noqa: PTH100 - no symlink resolved
@@ -64,8 +67,6 @@ def message_lines(text: str) -> str:
     """A multi-line message (render-drift's diff) as real lines, each escaped like a
     one-line message: no control character or bidi override from the input survives, and
     the line breaks are the tool's own."""
-    from renderer.errors import report_text
-
     return "\n".join(report_text(line) for line in text.split("\n"))
 
 
@@ -77,9 +78,6 @@ def dump_json(document: Any) -> str:
     controls, NEL), line and paragraph separators and bidi overrides are escaped the same
     way: the decoded values are unchanged, and no name from the input can drive a terminal
     or reorder what a reader sees."""
-    import json
-    import re
-
-    text = json.dumps(document, indent=2, ensure_ascii=False)
+    text = jsonlib.dumps(document, indent=2, ensure_ascii=False)
     unsafe = "[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
     return re.sub(unsafe, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from renderer.errors import one_line
+from renderer.report import message_lines, repository_path
+
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
 
@@ -24,9 +27,6 @@ def _property(text: str) -> str:
 
 
 def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
-    from renderer.errors import one_line
-    from renderer.report import message_lines, repository_path
-
     lines = []
     for f in result.findings:
         # names and keys are escaped first (line breaks, controls, bidi overrides), so

@@ -13,7 +13,11 @@ suppressed, and why; other suppressed findings are left out.
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
+
+from renderer.errors import report_text
+from renderer.report import dump_json, message_lines, repository_path
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -22,11 +26,6 @@ _SEVERITIES = {"error": "major", "warning": "minor"}
 
 
 def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
-    import hashlib
-
-    from renderer.errors import report_text
-    from renderer.report import dump_json, message_lines, repository_path
-
     issues: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     shown = [(f, "", _SEVERITIES[f.severity]) for f in result.findings]

@@ -10,6 +10,10 @@ message). Paths are relative to the repository root.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, quoteattr
+
+from renderer.errors import report_text
+from renderer.report import message_lines, repository_path
 
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
@@ -17,11 +21,6 @@ if TYPE_CHECKING:
 
 
 def _case(name: str, classname: str, findings: list[Finding]) -> list[str]:
-    from xml.sax.saxutils import escape, quoteattr
-
-    from renderer.errors import report_text
-    from renderer.report import message_lines
-
     errors = [f for f in findings if f.severity == "error"]
     body = "\n".join(
         message_lines(f"{f.line}:{f.column}: {f.severity} [{f.rule}] {f.message}") for f in findings
@@ -43,11 +42,6 @@ def _case(name: str, classname: str, findings: list[Finding]) -> list[str]:
 
 
 def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
-    from xml.sax.saxutils import quoteattr
-
-    from renderer.errors import report_text
-    from renderer.report import repository_path
-
     by_file: dict[str, dict[tuple[str, str, str], list[Finding]]] = {}
     for file in result.files:
         by_file.setdefault(file, {})

@@ -13,7 +13,9 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from renderer import PROJECT_URL, __version__
 from renderer.errors import report_text
+from renderer.lint.rules import all_rules
 from renderer.report import dump_json, inside_root, message_lines
 
 if TYPE_CHECKING:
@@ -51,8 +53,6 @@ def _full_description(doc: str, summary: str) -> str:
 
 
 def _rules() -> list[dict[str, Any]]:
-    from renderer.lint.rules import all_rules
-
     return [
         {
             "id": rule.id,
@@ -67,8 +67,6 @@ def _rules() -> list[dict[str, Any]]:
 
 
 def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
-    from renderer import PROJECT_URL, __version__
-
     rules = _rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from renderer.errors import one_line, report_text
+
 if TYPE_CHECKING:
     from renderer.lint.engine import LintResult
 
@@ -13,8 +15,6 @@ _RESET = "\033[0m"
 
 
 def render(result: LintResult, *, color: bool = False, root: str | None = None) -> str:
-    from renderer.errors import one_line, report_text
-
     lines = []
     for f in result.findings:
         severity = f"{_COLORS[f.severity]}{f.severity}{_RESET}" if color else f.severity
@@ -28,8 +28,6 @@ def render(result: LintResult, *, color: bool = False, root: str | None = None) 
 
 def refused_lines(result: LintResult) -> list[str]:
     """Suppressed findings the cluster still refuses: shown on every run, never silent."""
-    from renderer.errors import one_line, report_text
-
     return [
         f"{one_line(s.finding.file)}:{s.finding.line}:{s.finding.column}: suppressed"
         f" {s.finding.severity} [{s.finding.rule}] {report_text(s.finding.message)}"

@@ -8,6 +8,7 @@ from typing import Any
 
 from renderer.constants import CHECKPOINT_KIND, DCD_KIND, DGD_KIND, PCS_KIND
 from renderer.operator import consts
+from renderer.packagedata import package_text
 
 SchemaKey = tuple[str, str]  # (apiVersion, kind)
 
@@ -24,8 +25,6 @@ BUNDLED: dict[SchemaKey, str] = {
 
 @cache
 def _load(file_name: str) -> dict[str, Any]:
-    from renderer.packagedata import package_text
-
     schema: dict[str, Any] = json.loads(package_text("schemas", file_name))
     return schema
 

@@ -9,15 +9,19 @@ says invalid (for the messages) or cannot answer.
 from __future__ import annotations
 
 import json
+import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from renderer.errors import InputError
 from renderer.schema.bundled import BUNDLED, SchemaKey, bundled_schema
+from renderer.schema.crd import ORIGIN_KEY
 from renderer.schema.fast import is_valid
 from renderer.schema.messages import describe
 from renderer.schema.violation import Violation
+from renderer.source import load_bytes
 from renderer.source.model import Mark, Path, SourceObject
 
 Schemas = Mapping[SchemaKey, dict[str, Any]]
@@ -50,8 +54,8 @@ def _compiled(schema: dict[str, Any], title: str, *, trusted: bool) -> Any:
     entry = _COMPILED.get(id(schema))
     if entry is not None and entry[0] is schema:
         return entry[1]
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 - jsonschema only for an object the fast checks do not answer
+    from jsonschema.exceptions import SchemaError  # noqa: PLC0415 - jsonschema only for an object the fast checks do not answer
 
     # The bundled schemas are checked by the test suite; checking them again would double
     # the first validation's cost for every lint run.
@@ -70,8 +74,6 @@ def _compiled(schema: dict[str, Any], title: str, *, trusted: bool) -> Any:
 
 def _origin(schema: Mapping[str, Any]) -> tuple[str, int, int] | tuple[()]:
     """The CRD file, line and column a converted schema came from (renderer.schema.crd)."""
-    from renderer.schema.crd import ORIGIN_KEY
-
     origin = schema.get(ORIGIN_KEY)
     if isinstance(origin, list) and len(origin) == 3:
         return str(origin[0]), int(origin[1]), int(origin[2])
@@ -87,8 +89,7 @@ def _stopped_after(seconds: float, error: InputError) -> Iterator[None]:
     """Raise `error` if the block runs longer than `seconds` (an interval timer: the
     regular-expression engine and jsonschema's loops both stop for a signal). Only in the
     main thread of a process, where signals are delivered; elsewhere the block just runs."""
-    import signal
-    import threading
+    import signal  # noqa: PLC0415 - signal only to time a check against a --crd schema
 
     if threading.current_thread() is not threading.main_thread() or not hasattr(
         signal, "setitimer"
@@ -125,8 +126,6 @@ def _checked(errors: Callable[[], _T], title: str, at: tuple[Any, ...]) -> _T:
 
 
 def _unknown_keys(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
-    import re
-
     known = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
     return [
@@ -152,7 +151,7 @@ def _explain(error: Any) -> Iterator[_Explained]:
             )
         return
     if validator in ("anyOf", "oneOf") and error.context:
-        from jsonschema.exceptions import best_match
+        from jsonschema.exceptions import best_match  # noqa: PLC0415 - jsonschema only for an object the fast checks do not answer
 
         yield from _explain(best_match(error.context))
         return
@@ -246,7 +245,6 @@ def validate_data(
         errors = _checked(lambda: list(validator.iter_errors(data)), title, (name,))
     if not errors:
         return []
-    from renderer.source import load_bytes
 
     source = text if text is not None else json.dumps(data, indent=2, ensure_ascii=False)
     try:

@@ -26,6 +26,7 @@ from typing import Any
 from renderer.constants import DEFAULT_MAX_BYTES
 from renderer.errors import InputError
 from renderer.schema.bundled import SchemaKey
+from renderer.source import load_paths
 from renderer.source.model import Path, SourceObject
 
 CRD_API_VERSIONS = ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1")
@@ -183,6 +184,4 @@ def load_crd_schemas(
     paths: Sequence[str], *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> dict[SchemaKey, dict[str, Any]]:
     """`--crd FILE...`: read the CRD files (YAML, one or more documents) and convert them."""
-    from renderer.source import load_paths
-
     return schemas_from_crd(load_paths(list(paths), max_bytes=max_bytes))

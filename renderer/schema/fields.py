@@ -24,6 +24,9 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from renderer import EMULATED_OPERATOR
+from renderer.errors import InputError
+from renderer.packagedata import data_json
 from renderer.source.model import Path
 
 Node = dict[str, Any]
@@ -103,7 +106,7 @@ def _share(node: Node, defs: dict[str, Node]) -> Node:
             out[key] = _share(value, defs)
         else:
             out[key] = value
-    import hashlib  # only the generator script shares subtrees
+    import hashlib  # noqa: PLC0415 - hashlib (OpenSSL) only for the generator script
 
     text = json.dumps(out, sort_keys=True, separators=(",", ":"))
     if len(text) <= _SHARE_ABOVE:
@@ -114,8 +117,6 @@ def _share(node: Node, defs: dict[str, Node]) -> Node:
 
 
 def _bundled() -> dict[str, Any]:
-    from renderer.packagedata import data_json
-
     tree: dict[str, Any] = data_json("dgd-fields.json")  # shared, read only
     return tree
 
@@ -174,8 +175,6 @@ def check_emulated_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | Non
     evidently newer than the one emulated."""
     if not schemas or (obj.api_version, obj.kind) not in schemas:
         return
-    from renderer import EMULATED_OPERATOR
-    from renderer.errors import InputError
 
     version = obj.api_version.rsplit("/", 1)[-1]
     found = unknown_fields(obj.data, version)
@@ -201,8 +200,6 @@ def check_emulated_fields(obj: Any, schemas: Mapping[tuple[str, str], Any] | Non
 def unknown_field_error(obj: Any, tree: Mapping[str, Any] | None = None) -> Any:
     """The InputError for the first unknown field of a DGD `SourceObject` (at its key), or
     None when every field is declared. Worded as the API server's strict decoding error."""
-    from renderer.errors import InputError
-
     version = obj.api_version.rsplit("/", 1)[-1]
     found = unknown_fields(obj.data, version, tree)
     if not found:
@@ -318,7 +315,7 @@ def _sibling_hint(path: Path, version: str, tree: Mapping[str, Any] | None) -> s
     """`(did you mean replicas?)` for a key one typo away from a field declared beside it
     (same letters in another case, or a close spelling: difflib ratio 0.85 and the only
     such field), never a guess between several."""
-    import difflib
+    import difflib  # noqa: PLC0415 - difflib only for the did-you-mean hint of an unknown field
 
     tree = tree if tree is not None else _bundled()
     node = _parent_node(tree, version, path)

@@ -82,17 +82,6 @@ class BuildError(Exception):
 class Document(Record):
     """One YAML document: its value, positions by path, and (optionally) scalar spans."""
 
-    _fields = (
-        "index",
-        "value",
-        "root",
-        "key_marks",
-        "value_marks",
-        "value_spans",
-        "empty",
-        "nodes",
-        "aliases",
-    )
     index: int
     value: Any
     root: Mark
@@ -104,6 +93,8 @@ class Document(Record):
     # (nodes, characters) made by aliases so far in the file, this document included
     aliases: tuple[int, int]
 
+    # Its own __init__: one is made per document read, and the generic one costs about three
+    # times the instructions (bench/bench_lint.py's corpus).
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         index: int,

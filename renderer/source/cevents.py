@@ -42,6 +42,11 @@ from ruamel.yaml.events import (
     StreamStartEvent,
 )
 
+try:
+    import _ruamel_yaml
+except ImportError:  # no ruamel.yaml.clib: `recording_works` says no, events are converted
+    _ruamel_yaml = None
+
 __all__ = ["CHECKED_VERSIONS", "FIELDS", "as_calls", "c_events", "recording_works"]
 
 # The positional arguments of each event class's constructor, in the order the C parser
@@ -75,9 +80,9 @@ _PROBE = (
 def c_events(source: bytes | str) -> Callable[[], partial[Any]]:
     """libyaml's events of `source` as records, one per call (recorded when that was
     checked to work, else converted)."""
-    from _ruamel_yaml import CParser
-
-    get_event: Callable[[], Any] = CParser(source).get_event
+    if _ruamel_yaml is None:
+        raise ImportError("ruamel.yaml.clib is not installed")  # the caller falls back
+    get_event: Callable[[], Any] = _ruamel_yaml.CParser(source).get_event
     if recording_works():
         return chain.from_iterable(_recorded_batches(get_event)).__next__
     return as_calls(get_event)
@@ -96,8 +101,6 @@ def as_calls(next_event: Callable[[], Any]) -> Callable[[], partial[Any]]:
 
 
 def _recorded_batches(get_event: Callable[[], Any]) -> Iterator[list[partial[Any]]]:
-    import _ruamel_yaml
-
     module = vars(_ruamel_yaml)
     originals = {kind.__name__: kind for kind in FIELDS}
     recorders = {name: partial(partial, kind) for name, kind in originals.items()}
@@ -130,10 +133,7 @@ def _recorded_batches(get_event: Callable[[], Any]) -> Iterator[list[partial[Any
 def recording_works() -> bool:
     """Whether the C parser may make records: a checked ruamel.yaml.clib, whose records
     of a probe of every event kind hold what its ruamel events hold."""
-    try:
-        import _ruamel_yaml
-        from _ruamel_yaml import CParser
-    except ImportError:
+    if _ruamel_yaml is None:
         return False
     where = Path(_ruamel_yaml.__file__ or "").parent  # the version, at the cost of a stat
     if not any((where / f"ruamel_yaml_clib-{v}.dist-info").is_dir() for v in CHECKED_VERSIONS):
@@ -141,9 +141,11 @@ def recording_works() -> bool:
     module = vars(_ruamel_yaml)
     if any(module.get(kind.__name__) is not kind for kind in FIELDS):
         return False
-    made = list(iter(CParser(_PROBE).get_event, None))
+    made = list(iter(_ruamel_yaml.CParser(_PROBE).get_event, None))
     try:
-        recorded = list(chain.from_iterable(_recorded_batches(CParser(_PROBE).get_event)))
+        recorded = list(
+            chain.from_iterable(_recorded_batches(_ruamel_yaml.CParser(_PROBE).get_event))
+        )
     except Exception:  # any surprise means: do not record
         return False
     return len(made) == len(recorded) and all(map(_same, made, recorded))

@@ -379,7 +379,7 @@ def load_file(
 def _skippable(file: str, data: bytes, error: InputError, found: bool) -> bool:
     """`skip.skippable` for a file named on the command line or `found` in a folder (only
     there does a chart's `templates/` folder count)."""
-    from renderer.source.skip import is_chart_template, skippable
+    from renderer.source.skip import is_chart_template, skippable  # noqa: PLC0415 - chart-template detection only for a file that fails to read
 
     chart = found and "templates" in file and is_chart_template(file)
     return skippable(data, error, chart_template=chart)

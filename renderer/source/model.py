@@ -30,39 +30,36 @@ class SourceObject(Record):
     `value_marks` map a path to the position of the mapping key and of the value.
     """
 
-    _fields = (
-        "data",
-        "file",
-        "doc_index",
-        "item_index",
-        "key_marks",
-        "value_marks",
-        "value_spans",
-    )
+    data: dict[str, Any]
+    file: str
+    doc_index: int
+    item_index: int | None  # position inside a `kind: List`, else None
+    key_marks: dict[Path, Mark]
+    value_marks: dict[Path, Mark]
+    # Only filled when the reader is asked for spans (`spans=True`): for each scalar value,
+    # (start, end, style) with character offsets into the decoded file text, end exclusive,
+    # and style "" (plain), "'", '"', "|" or ">". For in-place rewrites (lint --fix).
+    value_spans: dict[Path, tuple[int, int, str]]
 
+    # Its own __init__: one is made per object read, and the generic one costs about three
+    # times the instructions (bench/bench_lint.py's corpus).
     def __init__(  # noqa: PLR0917 - the record's fields, in order
         self,
         data: dict[str, Any],
         file: str,
         doc_index: int = 0,
-        item_index: int | None = None,  # position inside a `kind: List`, else None
+        item_index: int | None = None,
         key_marks: dict[Path, Mark] | None = None,
         value_marks: dict[Path, Mark] | None = None,
-        # Only filled when the reader is asked for spans (`spans=True`): for each scalar
-        # value, (start, end, style) with character offsets into the decoded file text, end
-        # exclusive, and style "" (plain), "'", '"', "|" or ">". For in-place rewrites
-        # (lint --fix).
         value_spans: dict[Path, tuple[int, int, str]] | None = None,
     ) -> None:
         self.data = data
         self.file = file
         self.doc_index = doc_index
         self.item_index = item_index
-        self.key_marks: dict[Path, Mark] = {} if key_marks is None else key_marks
-        self.value_marks: dict[Path, Mark] = {} if value_marks is None else value_marks
-        self.value_spans: dict[Path, tuple[int, int, str]] = (
-            {} if value_spans is None else value_spans
-        )
+        self.key_marks = {} if key_marks is None else key_marks
+        self.value_marks = {} if value_marks is None else value_marks
+        self.value_spans = {} if value_spans is None else value_spans
 
     @property
     def api_version(self) -> str:

@@ -29,15 +29,32 @@ stdin. Choices made here (each has a test):
 from __future__ import annotations
 
 import gc
+import re
+from collections import deque
 from collections.abc import Callable, Collection, Generator, Iterator
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.scanner import Scanner, ScannerError
+
 from renderer.errors import InputError
+from renderer.source import cevents, limits
+from renderer.source.build import BuildError, build
+from renderer.source.jsonread import is_json_stream, json_documents
 from renderer.source.limits import DEFAULT_MAX_ALIAS_NODES, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from renderer.source.model import SourceObject
 from renderer.source.objects import document_objects
-from renderer.source.text import check_characters, decode_as_kubectl, decode_input
+from renderer.source.prescan import document_starts, segments
+from renderer.source.stream import as_kubectl_feeds, chunks, separators, whole_parse_agrees
+from renderer.source.text import (
+    check_characters,
+    count_breaks,
+    decode_as_kubectl,
+    decode_input,
+    position,
+)
 
 if TYPE_CHECKING:
     from renderer.source.build import Document
@@ -51,15 +68,11 @@ def _event_source(source: bytes | str, pure: bool = False) -> Callable[[], parti
 
     The pure parser is taught the one escape go-yaml accepts and it does not: `\\'`.
     """
-    from renderer.source import cevents
-
     try:
         if pure:
             raise ImportError("pure parser requested")
         return cevents.c_events(source)
     except ImportError:
-        from ruamel.yaml import YAML
-
         if isinstance(source, bytes):
             source = source.decode("utf-8")
         yaml = YAML(typ="safe", pure=True)
@@ -73,11 +86,6 @@ def _go_scanner() -> type:
     """ruamel's pure scanner with go-yaml's double-quoted escapes: `\\'` is accepted, and
     an escape naming a surrogate or a code point past U+10FFFF is refused (as libyaml and
     go-yaml refuse it; the pure scanner made a lone surrogate, or crashed in chr())."""
-    import re
-    from collections import deque
-
-    from ruamel.yaml.scanner import Scanner, ScannerError
-
     surrogate = re.compile("[\ud800-\udfff]")
 
     class GoScanner(Scanner):
@@ -206,10 +214,6 @@ def _documents(
     pure-Python scanner reads as go-yaml does, and the `\\'` escape, which is handed to
     libyaml as `\\e` and restored (past a few of them, the pure parser reads it). On such
     an error the run is parsed again from the start, skipping documents already yielded."""
-    from ruamel.yaml.error import YAMLError
-
-    from renderer.source.build import BuildError, build
-
     pure = False
     patched = text
     escapes: set[int] = set()
@@ -320,10 +324,6 @@ def _load(  # noqa: PLR0917 - private body of load_bytes
     max_alias_nodes: int,
     max_depth: int,
 ) -> list[SourceObject]:
-    from renderer.source import limits
-    from renderer.source.jsonread import is_json_stream, json_documents
-    from renderer.source.stream import separators, whole_parse_agrees
-
     text, feed = decode_as_kubectl(data, name, max_bytes)
     max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
     objects: list[SourceObject] = []
@@ -371,9 +371,6 @@ def _read_whole(  # noqa: PLR0917 - private helper of _load
 ) -> bool:
     """The stream in one parse (with the pre-scan's shortcuts when `kinds` is given), its
     objects appended to `objects`; True when it has content."""
-    from renderer.source import limits
-    from renderer.source.prescan import segments
-
     max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
     parts = segments(text, kinds) if kinds is not None else None
     runs: list[tuple[bytes | str, str, int, int, int]]
@@ -427,10 +424,6 @@ def _read_chunks(  # noqa: PLR0917 - private helper of _load
 ) -> bool:
     """The stream as kubectl reads one that a single parse would read otherwise: each
     piece between separator lines alone, its first document only (`stream`)."""
-    from renderer.source import limits
-    from renderer.source.stream import as_kubectl_feeds, chunks
-    from renderer.source.text import count_breaks
-
     max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
     found_content = False
     nodes = 0
@@ -475,8 +468,6 @@ def _check_document_count(text: str, name: str, cap: int) -> None:
     them is 4 million documents, which would take the pre-scan and parser a minute."""
     if text.count("---") < cap:
         return
-    from renderer.source.prescan import document_starts
-    from renderer.source.text import position
 
     starts = document_starts(text, limit=cap + 1)
     if not starts or starts[0] != 0:
@@ -507,8 +498,6 @@ def iter_values(
     Kubernetes-object checks: taking only the first value reproduces a single YAMLToJSON
     call (later documents are then never parsed).
     """
-    from renderer.source import limits
-
     text, feed = decode_input(data, name, max_bytes)
     _check_document_count(text, name, limits.max_documents())
     for doc in _documents(

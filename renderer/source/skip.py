@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path as FsPath
 
 from renderer.errors import InputError
+from renderer.source.text import decode_as_kubectl
 
 # The reader's messages for what kubectl refuses as well (its YAML and JSON decoders, its
 # separator check, its unstructured decoding).
@@ -66,8 +67,6 @@ def is_chart_template(path: str) -> bool:
 
 
 def _text(data: bytes) -> str:
-    from renderer.source.text import decode_as_kubectl
-
     try:
         return decode_as_kubectl(data, "", len(data))[0]
     except InputError:  # UTF-32: nothing kubectl reads

@@ -39,7 +39,6 @@ def break_ends(text: str, end: int) -> tuple[int, int]:
     """(number of line breaks in text[:end], offset just after the last one, or 0)."""
     if not any(b in text for b in _RARE_BREAKS):  # the common case: LF only
         return text.count("\n", 0, end), text.rfind("\n", 0, end) + 1
-    import re
 
     count = last = 0
     for match in re.finditer(LINE_BREAK, text[:end]):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from renderer.errors import InputError
+from renderer.source.files import open_regular
 
 MAX_KEY_FILE_BYTES = 64 * 1024  # a PEM key is a few hundred bytes
 _NOT_PEM_PUBLIC = "not a PEM public key (expected -----BEGIN PUBLIC KEY-----)"
@@ -43,8 +44,6 @@ def fingerprint(raw_public_key: bytes) -> str:
 
 
 def _read_key_file(path: str, what: str) -> bytes:
-    from renderer.source.files import open_regular
-
     try:
         with open_regular(path) as handle:
             data = handle.read(MAX_KEY_FILE_BYTES + 1)
@@ -58,7 +57,7 @@ def _read_key_file(path: str, what: str) -> bytes:
 
 
 def _raw_public(public_key: Any) -> bytes:
-    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
 
     raw: bytes = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return raw
@@ -66,9 +65,9 @@ def _raw_public(public_key: Any) -> bytes:
 
 def load_public_key(path: str) -> TrustedKey:
     """Read one Ed25519 public key (SubjectPublicKeyInfo PEM); InputError otherwise."""
-    from cryptography.exceptions import UnsupportedAlgorithm
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.exceptions import UnsupportedAlgorithm  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
+    from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
 
     data = _read_key_file(path, "public key")
     if b"PRIVATE KEY-----" in data:
@@ -103,9 +102,9 @@ def load_trusted_keys(paths: Sequence[str]) -> list[TrustedKey]:
 
 def load_private_key(path: str) -> PrivateKey:
     """Read an unencrypted Ed25519 private key (PKCS8 PEM, or OpenSSL's traditional PEM)."""
-    from cryptography.exceptions import UnsupportedAlgorithm
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.exceptions import UnsupportedAlgorithm  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
+    from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
 
     data = _read_key_file(path, "private key")
     if b"-----BEGIN PUBLIC KEY-----" in data:
@@ -127,8 +126,8 @@ def load_private_key(path: str) -> PrivateKey:
 
 def generate_key_pair() -> tuple[bytes, bytes, str]:
     """A new Ed25519 pair: (PKCS8 PEM private key, SubjectPublicKeyInfo PEM, fingerprint)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives import serialization  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: PLC0415 - cryptography (OpenSSL) only when a key is used, not for trust's file helpers
 
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(

@@ -13,6 +13,7 @@ other kind of signed message made with the same key.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,8 +31,6 @@ Projector = Callable[[SourceObject], tuple[str, int, str, str, str]]
 
 def _bound_fields(obj: SourceObject) -> tuple[str, int, str, str, str]:
     """The binding engine's view of one checkpoint: exactly what its binding hashes."""
-    import importlib
-
     # Looked up at run time: this module must not depend on the engine's import graph
     # (and the engine is typed by its own module; here only four attributes are read).
     bound: Any = importlib.import_module("renderer.binding").bind(obj)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from renderer.errors import InputError
-from renderer.source.files import STDIN_NAME
+from renderer.source.files import STDIN_NAME, open_regular
 from renderer.source.model import SourceObject
 from renderer.trust.keys import PrivateKey, TrustedKey
 from renderer.trust.message import signed_message
@@ -54,8 +54,6 @@ def _read_signature_file(path: str) -> bytes:
     Nobody names this path on the command line, so a FIFO planted there must not hang
     the run (an open for reading blocks until a writer appears).
     """
-    from renderer.source.files import open_regular
-
     with open_regular(path) as handle:
         return handle.read(MAX_SIGNATURE_FILE_BYTES + 1)
 
@@ -64,8 +62,8 @@ def verify_message(
     snapshot_file: str, message: bytes, keys: Sequence[TrustedKey]
 ) -> TrustFailure | None:
     """Check `<snapshot_file>.sig` against an already built message; None when valid."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.exceptions import InvalidSignature  # noqa: PLC0415 - cryptography (OpenSSL) only when a signature is checked
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # noqa: PLC0415 - cryptography (OpenSSL) only when a signature is checked
 
     sig_path = signature_path(snapshot_file)
     try:

@@ -1,15 +1,16 @@
 """renderer.record behaves as @dataclass does for what the records use: each case builds
-the same class both ways and compares them (the dataclass is the reference)."""
+the same class both ways and compares them (the dataclass is the reference). The records
+declare their fields once, in annotations, as the dataclasses do."""
 
 from __future__ import annotations
 
 import dataclasses
 import pickle
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
-from renderer.record import FrozenInstanceError, FrozenRecord, Record, replace
+from renderer.record import FrozenInstanceError, FrozenRecord, Record, field, replace
 
 
 @dataclasses.dataclass
@@ -20,12 +21,9 @@ class PointDC:
 
 
 class Point(Record):
-    _fields = ("x", "y", "tags")
-
-    def __init__(self, x: int, y: int = 0, tags: list[str] | None = None) -> None:
-        self.x = x
-        self.y = y
-        self.tags = [] if tags is None else tags
+    x: int
+    y: int = 0
+    tags: list[str] = field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,16 +34,38 @@ class NoteDC:
 
 
 class Note(FrozenRecord):
-    _fields = ("text", "line", "extra")
-    _compare = ("text", "line")
     text: str
-    line: int
-    extra: tuple[str, ...]
+    line: int = 1
+    extra: tuple[str, ...] = field(default=(), compare=False)
 
-    def __init__(self, text: str, line: int = 1, extra: tuple[str, ...] = ()) -> None:
-        self._set("text", text)
-        self._set("line", line)
-        self._set("extra", extra)
+
+@dataclasses.dataclass
+class TotalDC:
+    items: list[int]
+    count: int = dataclasses.field(init=False)
+    seen: ClassVar[int] = 0
+
+    def __post_init__(self) -> None:
+        self.count = len(self.items)
+
+
+class Total(Record):
+    items: list[int]
+    count: int = field(init=False)
+    seen: ClassVar[int] = 0
+
+    def __init__(self, items: list[int]) -> None:  # computes `count`, as a record may
+        self.items = items
+        self.count = len(items)
+
+
+class Labelled(Point):
+    label: str = ""
+
+
+@dataclasses.dataclass
+class LabelledDC(PointDC):
+    label: str = ""
 
 
 def _strip(text: str) -> str:
@@ -110,3 +130,59 @@ def test_records_survive_pickling() -> None:
     assert again == note and again.extra == ("x",)
     point = pickle.loads(pickle.dumps(Point(1, 2, ["t"])))
     assert point == Point(1, 2, ["t"])
+
+
+_CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((), {}),  # missing required
+    ((1, 2, [], 4), {}),  # too many positional
+    ((1,), {"x": 2}),  # repeated
+    ((1,), {"z": 2}),  # unknown
+    ((), {"y": 1}),  # missing, with a keyword
+    ((), {"x": 1, "tags": ["a"]}),
+    ((1,), {"tags": ["a"], "y": 3}),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), _CALLS)
+def test_arguments_bind_as_the_dataclass_binds_them(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    try:
+        expected = repr(PointDC(*args, **kwargs))
+    except TypeError:
+        with pytest.raises(TypeError):
+            Point(*args, **kwargs)
+    else:
+        assert repr(Point(*args, **kwargs)) == _strip(expected)
+
+
+def test_fields_come_from_annotations_after_the_bases() -> None:
+    assert Point._fields == ("x", "y", "tags")
+    assert Labelled._fields == ("x", "y", "tags", "label")
+    assert repr(Labelled(1, label="a")) == _strip(repr(LabelledDC(1, label="a")))
+    assert Note._fields == ("text", "line", "extra")
+    assert Note._compare == ("text", "line")
+
+
+def test_a_field_outside_init_is_compared_but_not_an_argument() -> None:
+    assert Total._fields == ("items",)
+    assert Total._compare == ("items", "count")
+    assert repr(Total([1])) == "Total(items=[1])"
+    total = Total([1, 2])
+    assert total.count == TotalDC([1, 2]).count == 2
+    assert total == Total([1, 2]) and total != Total([1])
+    with pytest.raises(TypeError):
+        Total([1], 2)  # type: ignore[call-arg]
+
+
+def test_declarations_the_dataclass_refuses_are_refused() -> None:
+    with pytest.raises(TypeError):
+
+        class Bad(Record):
+            x: int = 0
+            y: int
+
+    with pytest.raises(ValueError, match="factory"):
+
+        class Shared(Record):
+            tags: list[str] = []  # noqa: RUF012 - the mistake under test

@@ -54,13 +54,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from renderer.constants import DGD_KIND, PCS_KIND
-from renderer.keys import COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
+from renderer.errors import InputError
+from renderer.keys import CHECKPOINT_ID_LABEL, COMPONENT_LABEL, DGD_NAME_LABEL, WORKER_HASH_LABEL
 from renderer.lint.context import LintContext, Snapshot
 from renderer.lint.finding import ERROR, WARNING, Finding, Severity, finding_at
-from renderer.lint.sites import Workload, dcd_checkpoint_ref_path, mapping_at
+from renderer.lint.sites import (
+    Workload,
+    dcd_checkpoint_ref_path,
+    dcd_template_annotations,
+    mapping_at,
+)
 from renderer.model.checkpoint import SUPERSEDED
 from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
+from renderer.workloads import is_worker_type
 
 ID = "checkpoint-outdated"
 SEVERITY: Severity = ERROR
@@ -79,7 +86,6 @@ UNCHECKED_HINT = (
 class _Inputs(FrozenRecord):
     """The DGDCheckpointID inputs for one workload, and where the uid and hash came from."""
 
-    _fields = ("namespace", "dgd_name", "uid", "uid_from", "component", "worker_hash", "hash_from")
     namespace: str
     dgd_name: str
     uid: str
@@ -87,25 +93,6 @@ class _Inputs(FrozenRecord):
     component: str
     worker_hash: str
     hash_from: str
-
-    def __init__(  # noqa: PLR0917 - the record's fields, in order
-        self,
-        namespace: str,
-        dgd_name: str,
-        uid: str,
-        uid_from: str,
-        component: str,
-        worker_hash: str,
-        hash_from: str,
-    ) -> None:
-        _set = self._set
-        _set("namespace", namespace)
-        _set("dgd_name", dgd_name)
-        _set("uid", uid)
-        _set("uid_from", uid_from)
-        _set("component", component)
-        _set("worker_hash", worker_hash)
-        _set("hash_from", hash_from)
 
     def describe(self) -> str:
         return (
@@ -118,24 +105,10 @@ class _Inputs(FrozenRecord):
 class _Plan(FrozenRecord):
     """With --dgd: the render's worker hash and the components named by checkpointRef."""
 
-    _fields = ("worker_hash", "by_ref", "workers", "uid")
     worker_hash: str
     by_ref: frozenset[str]
     workers: frozenset[str]
     uid: str
-
-    def __init__(
-        self,
-        worker_hash: str,
-        by_ref: frozenset[str],
-        workers: frozenset[str],
-        uid: str,
-    ) -> None:
-        _set = self._set
-        _set("worker_hash", worker_hash)
-        _set("by_ref", by_ref)
-        _set("workers", workers)
-        _set("uid", uid)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -177,12 +150,12 @@ def _superseded(ctx: LintContext, workload: Workload, snap: Snapshot, later: Sna
 def _check_workload(
     ctx: LintContext, workload: Workload, snap: Snapshot, plan: _Plan | None
 ) -> Iterator[Finding]:
-    from renderer.operator.checkpoint_id import (
+    from renderer.operator.checkpoint_id import (  # noqa: PLC0415 - the operator's checkpoint-ID code only for a lint with snapshots
         CheckpointDecodeError,
         checkpoint_id_of,
         checkpoint_name,
     )
-    from renderer.operator.checkpoint_id import dgd_checkpoint_id as id_of
+    from renderer.operator.checkpoint_id import dgd_checkpoint_id as id_of  # noqa: PLC0415 - the operator's checkpoint-ID code only for a lint with snapshots
 
     obj, path = _binding_site(workload)
     namespace = workload.obj.namespace
@@ -285,8 +258,6 @@ def _binding_site(workload: Workload) -> tuple[SourceObject, Path]:
 def _labels(workload: Workload) -> list[dict[str, Any]]:
     """Where the workload's labels are, most specific first (a clique's, then the object's;
     a DCD's metadata, then its pod template's)."""
-    from renderer.lint.sites import dcd_template_annotations
-
     obj = workload.obj
     found: list[Any] = []
     if workload.clique is not None:
@@ -409,8 +380,6 @@ def _present(ctx: LintContext, namespace: str, name: str) -> str:
 
 def _id_path(obj: SourceObject) -> Path:
     """The field the operator's CheckpointID reads first (status, label, identity)."""
-    from renderer.keys import CHECKPOINT_ID_LABEL
-
     status = mapping_at(obj.data, ("status",))
     if status.get("checkpointID"):
         return ("status", "checkpointID")
@@ -427,12 +396,10 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
     render: render-drift reports that)."""
     if ctx.dgd is None:
         return None
-    from renderer.errors import InputError
-    from renderer.operator.errors import NotReproducedError, OperatorError
+    from renderer.operator.errors import NotReproducedError, OperatorError  # noqa: PLC0415 - the operator emulation only for a lint given --dgd
 
     # render's own admission and worker hash, so both agree with what render-drift renders
-    from renderer.render import admit, worker_hash
-    from renderer.workloads import is_worker_type
+    from renderer.render import admit, worker_hash  # noqa: PLC0415 - the operator emulation only for a lint given --dgd
 
     dgd = ctx.dgd
     try:
@@ -442,7 +409,7 @@ def _dgd_plan(ctx: LintContext) -> _Plan | None:
         return None  # render-drift reports the refusal
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         # Neither of the port's expected errors: a defect, reported as one (exit 70).
-        from renderer.render.locate import internal_error
+        from renderer.render.locate import internal_error  # noqa: PLC0415 - only on a defect of the port
 
         raise internal_error(dgd, exc) from exc
     admitted = admission.data

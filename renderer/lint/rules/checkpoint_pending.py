@@ -31,6 +31,7 @@ from collections.abc import Iterator
 
 from renderer.lint.context import LintContext
 from renderer.lint.finding import WARNING, Finding, Severity, finding_at
+from renderer.lint.sites import dcd_checkpoint_ref_path
 from renderer.model.checkpoint import ORDINARY, PENDING, UNNAMED, capture_command
 
 ID = "checkpoint-pending"
@@ -81,8 +82,6 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         path = workload.checkpoint_name_path
         if workload.checkpoint_ref is not None:
-            from renderer.lint.sites import dcd_checkpoint_ref_path
-
             path = dcd_checkpoint_ref_path(workload.obj)
         yield finding_at(
             workload.obj,

@@ -52,6 +52,8 @@ from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY, DGD_NAME_LABEL
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, Finding, Severity, finding_at
 from renderer.lint.sites import mapping_at
+from renderer.record import replace
+from renderer.schema.violation import json_path
 from renderer.source.model import SourceObject
 
 ID = "render-drift"
@@ -88,7 +90,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     dgd = ctx.dgd
     if dgd is None:
         return
-    from renderer.render import render
+    from renderer.render import render  # noqa: PLC0415 - the operator emulation only for a lint given --dgd
 
     workloads = [o for o in ctx.objects if o.kind in (DCD_KIND, PCS_KIND)]
     labelled = [o for o in workloads if _of_dgd(o, dgd)]
@@ -138,8 +140,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 def _compare(
     obj: SourceObject, fresh: dict[str, Any], dgd: SourceObject, dgd_label: str
 ) -> Iterator[Finding]:
-    from renderer.lint.drift import first_difference, first_hunk, without_server_fields
-    from renderer.schema.violation import json_path
+    from renderer.lint.drift import first_difference, first_hunk, without_server_fields  # noqa: PLC0415 - the drift report (and the YAML emitter) only for a lint given --dgd
 
     committed = _without_bindings(without_server_fields(obj.data))
     # the same fields go on the rendered side: the operator writes some of them itself
@@ -198,7 +199,5 @@ def _render_refused(dgd: SourceObject, exc: InputError) -> Finding:
         key=True,
     )
     if exc.file and exc.line is not None:
-        from renderer.record import replace
-
         finding = replace(finding, file=exc.file, line=exc.line, column=exc.column or 1)
     return finding

@@ -31,6 +31,7 @@ from renderer.constants import CHECKPOINT_KIND, DCD_KIND, PCS_KIND
 from renderer.keys import BINDING_KEY, BINDINGS_MAP_KEY
 from renderer.lint.context import LintContext
 from renderer.lint.finding import ERROR, Finding, Severity
+from renderer.schema import validate
 from renderer.source.model import Path
 
 ID = "schema"
@@ -65,8 +66,6 @@ def _left_to_binding_malformed(ctx: LintContext, data: Any, path: Path) -> bool:
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    from renderer.schema import validate
-
     extra = ctx.schemas
     # the snapshots too, manual ones included (`--checkpoint` files are not among `objects`)
     seen: set[tuple[str, int, int | None]] = set()

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.goruntime.encoding_json import dumps, encode
+from renderer.gojson import TooDeepError, loads
+from renderer.goruntime.encoding_json import DecodeError, decode, dumps, encode
 from renderer.goruntime.equality import is_semantic_zero
 from renderer.goruntime.typetable import ALPHA, BETA, struct_type
 from renderer.jsoncopy import deep_copy
@@ -84,8 +85,6 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
     without a ``spec`` key, a bare spec. Anything Go cannot unmarshal (not JSON, not an
     object, a wrongly typed field) restores nothing; the annotation is scrubbed either way.
     """
-    from renderer.goruntime.encoding_json import DecodeError, decode
-
     if not raw:
         return None
     try:
@@ -124,8 +123,6 @@ def restore_dgd_hub_spec(raw: str | None) -> dict[str, Any] | None:
 def load_preserved_spec(raw: str) -> Any:
     """The `nvidia.com/dgd-spec` payload as JSON: ValueError where Go fails to decode it;
     NotReproducedError where it nests deeper than this emulation reads (Go reads it)."""
-    from renderer.gojson import TooDeepError, loads
-
     try:
         return loads(raw)
     except TooDeepError:

@@ -152,7 +152,7 @@ def _drop_generated_compilation_cache_mount(
 def _drop_generated_main_container(
     out: dict[str, Any], saved: dict[str, Any], cache: dict[str, Any] | None, src: dict[str, Any]
 ) -> None:
-    from renderer.operator.admission.conversion_spec import resources_need_preservation
+    from renderer.operator.admission.conversion_spec import resources_need_preservation  # noqa: PLC0415 - cycle: conversion_spec imports this module
 
     if _find(_containers(saved), MAIN) is not None:
         return

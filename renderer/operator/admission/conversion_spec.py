@@ -18,10 +18,14 @@ from typing import Any
 from renderer.goruntime.encoding_json import quantity_is_zero, quantity_text
 from renderer.goruntime.equality import is_semantic_zero, reflect_equal
 from renderer.goruntime.mergo import merge
+from renderer.goruntime.quantity import QuantityError, marshal_quantity_text
 from renderer.goruntime.typetable import ALPHA, CORE, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
-from renderer.operator.admission.conversion_restore import container_is_empty
+from renderer.operator.admission.conversion_restore import (
+    container_is_empty,
+    restore_shared_hub_only_fields,
+)
 from renderer.operator.admission.errors import NotReproducedError, PathTuple
 
 MAIN_CONTAINER_NAME = consts.MAIN_CONTAINER_NAME
@@ -121,10 +125,6 @@ def convert_from_dynamo_component_deployment_shared_spec(
     try:
         _build_pod_template_to_hub(src, dst, path, pod_template_origin)
         if restored is not None:
-            from renderer.operator.admission.conversion_restore import (
-                restore_shared_hub_only_fields,
-            )
-
             restore_shared_hub_only_fields(dst, restored, src)
         if save is not None:
             save_shared_alpha_only_spec(src, save, include_origin_splits)
@@ -391,7 +391,6 @@ def resources_to_native(r: dict[str, Any]) -> dict[str, Any]:
 
 def _parse_quantity(text: str) -> str | None:
     """resource.ParseQuantity(text).String(), or None where Go fails to parse."""
-    from renderer.goruntime.quantity import QuantityError, marshal_quantity_text
 
     if not text or text != text.strip():
         return None

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from renderer.jsoncopy import deep_copy
+from renderer.packagedata import package_text
 
 _SCHEMAS: dict[str, Any] | None = None
 
@@ -25,8 +26,6 @@ _SCHEMAS: dict[str, Any] | None = None
 def _schemas() -> dict[str, Any]:
     global _SCHEMAS  # noqa: PLW0603 - one process-wide cache of immutable package data
     if _SCHEMAS is None:
-        from renderer.packagedata import package_text
-
         _SCHEMAS = json.loads(package_text("data", "dgd-crd-defaults.json"))["versions"]
     return _SCHEMAS
 

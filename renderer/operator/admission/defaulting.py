@@ -14,15 +14,13 @@ On a v1beta1 DGD JSON dict (after conversion and CRD defaults), in the operator'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
 from renderer.operator.admission import provideroverride as po
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
+from renderer.operator.config import OperatorConfig
 
 ANNOTATION_WORKLOAD_PROVIDER = consts.KUBE_ANNOTATION_WORKLOAD_PROVIDER
 ANNOTATION_ENABLE_GROVE = consts.KUBE_ANNOTATION_ENABLE_GROVE
@@ -49,8 +47,6 @@ def default(dgd: dict[str, Any], config: OperatorConfig | None = None) -> dict[s
     Reads the Grove feature gate and the operator version the webhook stamps from ``config``
     (default: the pinned configuration, Grove on, version 1.5.0).
     """
-    from renderer.operator.config import OperatorConfig
-
     cfg = config if config is not None else OperatorConfig()
     out = deep_copy(dgd)
     provider = default_workload_provider(out, cfg.gates.grove)

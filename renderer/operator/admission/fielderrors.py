@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.gojson import marshal_any
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator.admission.errors import PathTuple
 from renderer.record import FrozenRecord
@@ -20,15 +21,7 @@ from renderer.record import FrozenRecord
 class Key(FrozenRecord):
     """A map-key path segment, printed ``[key]`` (field.Path.Key)."""
 
-    _fields = ("key",)
     key: str
-
-    def __init__(
-        self,
-        key: str,
-    ) -> None:
-        _set = self._set
-        _set("key", key)
 
 
 Segment = str | int | Key
@@ -37,15 +30,7 @@ Segment = str | int | Key
 class Path(FrozenRecord):
     """field.Path: child names, ``[i]`` indexes and ``[key]`` keys."""
 
-    _fields = ("segments",)
-    segments: tuple[Segment, ...]
-
-    def __init__(
-        self,
-        segments: tuple[Segment, ...] = (),
-    ) -> None:
-        _set = self._set
-        _set("segments", segments)
+    segments: tuple[Segment, ...] = ()
 
     def child(self, *names: str) -> Path:
         """Path.Child(name, moreNames...)."""
@@ -93,24 +78,10 @@ _NO_VALUE: Any = object()
 class FieldError(FrozenRecord):
     """field.Error: type, field path, bad value and detail."""
 
-    _fields = ("type", "field", "bad_value", "detail")
     type: str
     field: Path
     bad_value: Any
     detail: str
-
-    def __init__(
-        self,
-        type: str,
-        field: Path,
-        bad_value: Any,
-        detail: str,
-    ) -> None:
-        _set = self._set
-        _set("type", type)
-        _set("field", field)
-        _set("bad_value", bad_value)
-        _set("detail", detail)
 
     def body(self) -> str:
         """Error.ErrorBody."""
@@ -168,7 +139,6 @@ def format_bad_value(value: Any) -> str:
 
 def go_json(value: Any) -> str:
     """Compact json.Marshal text (HTML-safe strings, map keys sorted)."""
-    from renderer.gojson import marshal_any
 
     return marshal_any(value)
 

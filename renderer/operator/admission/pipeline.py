@@ -19,14 +19,18 @@ A refusal raises ``AdmissionError`` with the operator's text; what is not reprod
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from renderer.goruntime.encoding_json import DecodeError, decode, encode
+from renderer.goruntime.typetable import dgd_roots, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.admission import defaulting, validation
+from renderer.operator.admission.conversion import convert_to
+from renderer.operator.admission.crd_defaults import apply_crd_defaults
 from renderer.operator.admission.errors import AdmissionError
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
+from renderer.operator.config import OperatorConfig
+from renderer.operator.v1beta1_marshal import normalize_v1beta1_json
 
 GROUP = "nvidia.com"
 KIND = consts.DGD_KIND
@@ -79,13 +83,6 @@ def admit_with_warnings(
     ``allow_checkpoint_with_interpod_gms`` is the validation module's deliberate
     difference (on by default); False gives the pinned operator's refusal.
     """
-    from renderer.goruntime.encoding_json import DecodeError, decode, encode
-    from renderer.goruntime.typetable import dgd_roots, struct_type
-    from renderer.operator.admission import defaulting, validation
-    from renderer.operator.admission.conversion import convert_to
-    from renderer.operator.admission.crd_defaults import apply_crd_defaults
-    from renderer.operator.config import OperatorConfig
-    from renderer.operator.v1beta1_marshal import normalize_v1beta1_json
 
     cfg = config if config is not None else OperatorConfig()
     version = input_version(dgd)

@@ -10,22 +10,21 @@ an optional ``v``/``V`` (prerelease and build allowed, the core is what counts).
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import trim_space
+from renderer.operator.compatibility import parse_version
 from renderer.operator.errors import OperatorError
 
 _IDENT = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
 
 
-@cache
-def _image_tag_pattern() -> re.Pattern[str]:
-    return re.compile(
-        r"[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
-        rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
-        r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
-    )
+# imageTagPattern (anchored by fullmatch); `re` compiles it on first use and caches it.
+_IMAGE_TAG = (
+    r"[vV]?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
+    rf"(?:-({_IDENT}(?:\.{_IDENT})*))?"
+    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
+)
 
 
 _UINT64_MAX = (1 << 64) - 1
@@ -69,8 +68,6 @@ def strict_semver(value: str) -> tuple[int, int, int]:
 
 def loose_semver_ok(value: str) -> bool:
     """Whether Masterminds NewVersion (v3.4.0, CoerceNewVersion on) parses ``value``."""
-    from renderer.operator.compatibility import parse_version
-
     return parse_version(value) is not None
 
 
@@ -80,7 +77,7 @@ def parse_image_version(image: str) -> tuple[int, int, int]:
     if tag == "":
         raise VersionError(f"image {go_quote(image)} does not contain a tag")
     trimmed = trim_space(tag)
-    if _image_tag_pattern().fullmatch(trimmed) is None:
+    if re.fullmatch(_IMAGE_TAG, trimmed) is None:
         raise VersionError(
             f'image tag {go_quote(tag)} must contain a semantic version such as "1.1.0"'
         )

@@ -20,11 +20,13 @@ webhook and in the preflight), because the project's checkpoint binding covers t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts
+from renderer.operator.admission import provideroverride as po
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.errors import AdmissionError, PathTuple
 from renderer.operator.admission.fielderrors import (
@@ -38,6 +40,7 @@ from renderer.operator.admission.fielderrors import (
     not_supported,
     required,
 )
+from renderer.operator.admission.runtimeversion import loose_semver_ok
 from renderer.operator.admission.validation_shared import (
     INFERENCE_POOL_UNDETECTABLE,
     SOURCE_V1ALPHA1,
@@ -47,11 +50,20 @@ from renderer.operator.admission.validation_shared import (
     validate_component_shared_spec,
     validate_provider_override,
 )
+from renderer.operator.admission.validation_topology import (
+    component_constraint_errors,
+    override_composition_errors,
+)
+from renderer.operator.admission.validation_v1alpha1 import (
+    ANNOTATION_VLLM_BACKEND,
+    alpha_view_from_hub,
+    check_status_annotation,
+    invalid_vllm_backend,
+    validate_dgd_v1alpha1,
+)
 from renderer.operator.backend_vllm import is_elastic_ep_ray_launch
+from renderer.operator.config import OperatorConfig
 from renderer.operator.graph_grove_roles import pcs_name_for_dgd
-
-if TYPE_CHECKING:
-    from renderer.operator.config import OperatorConfig
 
 GROUP_KIND = "DynamoGraphDeployment.nvidia.com"
 WEBHOOK_PREFIX = "admission webhook denied the request: "
@@ -90,13 +102,6 @@ def validate(
     (the reference oracle's cluster has none). ``inference_pool_error`` is what detecting the
     InferencePool API answers (None = available).
     """
-    from renderer.operator.admission.validation_v1alpha1 import (
-        alpha_view_from_hub,
-        check_status_annotation,
-        validate_dgd_v1alpha1,
-    )
-    from renderer.operator.config import OperatorConfig
-
     cfg = config if config is not None else OperatorConfig()
     v = SharedValidation(
         runtime_version_source=request_version,
@@ -196,12 +201,6 @@ def _validate_object_meta(
     metadata: dict[str, Any], path: Path, intra_pod_failover: bool
 ) -> list[FieldError]:
     """validateObjectMeta."""
-    from renderer.operator.admission.runtimeversion import loose_semver_ok
-    from renderer.operator.admission.validation_v1alpha1 import (
-        ANNOTATION_VLLM_BACKEND,
-        invalid_vllm_backend,
-    )
-
     annotations = metadata.get("annotations") or {}
     ann_path = path.child("annotations")
     errs: list[FieldError] = []
@@ -260,8 +259,6 @@ def _validate_spec(
     topologies: dict[str, list[str]],
 ) -> list[FieldError]:
     """validateDynamoGraphDeploymentSpec."""
-    from renderer.operator.admission import provideroverride as po
-
     errs: list[FieldError] = []
     if spec.get("providerOverride") is not None:
         errs += validate_provider_override(
@@ -452,11 +449,6 @@ def _topology_errors(
     topologies: dict[str, list[str]],
 ) -> list[FieldError]:
     """The topology-constraint block of validateDynamoGraphDeploymentSpec."""
-    from renderer.operator.admission.validation_topology import (
-        component_constraint_errors,
-        override_composition_errors,
-    )
-
     components = list(spec.get("components") or [])
     has_component = any(c.get("topologyConstraint") is not None for c in components)
     constraint = spec.get("topologyConstraint")
@@ -512,8 +504,6 @@ def _kv_transfer_policy_errors(
     topologies: dict[str, list[str]],
 ) -> list[FieldError]:
     """validateKvTransferPolicy."""
-    import re
-
     name = str(policy.get("clusterTopologyName") or "")
     if not name:
         return []
@@ -560,7 +550,7 @@ def _admission_error(
     input_doc: dict[str, Any] | None,
     warnings: tuple[str, ...],
 ) -> AdmissionError:
-    from renderer.operator.admission.validation_paths import to_input_path
+    from renderer.operator.admission.validation_paths import to_input_path  # noqa: PLC0415 - error paths only for a DGD admission refuses
 
     _, kept = aggregate_text(errs)
     causes = tuple(

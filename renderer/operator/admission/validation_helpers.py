@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renderer.goruntime.quantity import marshal_quantity
+from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.graph_grove_roles import (
@@ -83,7 +85,6 @@ def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
             return False, (
                 f'requires the Grove pathway, but workload provider "{provider}" is selected'
             )
-        from renderer.goruntime.strconv import quote as go_quote
 
         return False, (
             "requires the Grove pathway, but annotation "
@@ -96,8 +97,6 @@ def grove_pathway(grove_enabled: bool, dgd: dict[str, Any]) -> tuple[bool, str]:
         )
     value = str(annotations.get(ANNOTATION_ENABLE_GROVE, ""))
     if to_lower(value) == "false":
-        from renderer.goruntime.strconv import quote as go_quote
-
         return False, (
             f'requires the Grove pathway; remove or unset annotation "{ANNOTATION_ENABLE_GROVE}" '
             f"(currently {go_quote(value)})"
@@ -126,7 +125,6 @@ def component_resource_name_length(
     if uses_pcsg(component):
         longest = longest_pod_clique_name_for_dgd_component(name, component)
         length += len(longest.encode())
-        from renderer.goruntime.strconv import quote as go_quote
 
         detail = f"PCS name + PCSG name + longest PodClique name {go_quote(longest)}"
     return length, detail
@@ -149,9 +147,7 @@ _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "
 
 def quantity_value(value: Any) -> Fraction:
     """The exact number a resource.Quantity holds (``value`` as the DGD JSON has it)."""
-    from fractions import Fraction  # only a DGD whose validation compares quantities
-
-    from renderer.goruntime.quantity import marshal_quantity
+    from fractions import Fraction  # noqa: PLC0415 - fractions only for a DGD whose validation compares quantities
 
     text = marshal_quantity(value)
     i = 0
@@ -168,8 +164,6 @@ def quantity_value(value: Any) -> Fraction:
 
 def quantity_string(value: Any) -> str:
     """Quantity.String(): the canonical text."""
-    from renderer.goruntime.quantity import marshal_quantity
-
     return marshal_quantity(value)
 
 

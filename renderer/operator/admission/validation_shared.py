@@ -23,10 +23,11 @@ from renderer.operator.admission.fielderrors import (
     not_supported,
     required,
 )
+from renderer.operator.admission.runtimeversion import VersionError, parse_image_version
 from renderer.operator.backend import BackendError
 from renderer.operator.dra import extract_gpu_count_from_resource_requirements
 from renderer.operator.v1beta1_helpers import get_main_container_resources, is_multinode
-from renderer.record import Record
+from renderer.record import Record, field
 
 SOURCE_V1BETA1 = "v1beta1"
 SOURCE_V1ALPHA1 = "v1alpha1"
@@ -51,33 +52,12 @@ INFERENCE_POOL_ABSENT = (
 class SharedValidation(Record):
     """sharedValidation: request-wide state and the gates the rules consult."""
 
-    _fields = (
-        "runtime_version_source",
-        "checkpoint_gate",
-        "inference_pool_error",
-        "allow_checkpoint_with_interpod_gms",
-        "warnings",
-    )
-    runtime_version_source: str
-    checkpoint_gate: bool
+    runtime_version_source: str = SOURCE_V1BETA1
+    checkpoint_gate: bool = False
     #: None = available; else the error text the availability check produces.
-    inference_pool_error: str | None
-    allow_checkpoint_with_interpod_gms: bool
-    warnings: list[str]
-
-    def __init__(
-        self,
-        runtime_version_source: str = SOURCE_V1BETA1,
-        checkpoint_gate: bool = False,
-        inference_pool_error: str | None = INFERENCE_POOL_UNDETECTABLE,
-        allow_checkpoint_with_interpod_gms: bool = True,
-        warnings: list[str] | None = None,
-    ) -> None:
-        self.runtime_version_source = runtime_version_source
-        self.checkpoint_gate = checkpoint_gate
-        self.inference_pool_error = inference_pool_error
-        self.allow_checkpoint_with_interpod_gms = allow_checkpoint_with_interpod_gms
-        self.warnings = [] if warnings is None else warnings
+    inference_pool_error: str | None = INFERENCE_POOL_UNDETECTABLE
+    allow_checkpoint_with_interpod_gms: bool = True
+    warnings: list[str] = field(default_factory=list)
 
     def warn(self, message: str) -> None:
         """sharedValidation.warn."""
@@ -217,8 +197,6 @@ def runtime_version_errors(
 
 def image_rule(image: str, image_path: Path, override: str, path: Path) -> list[FieldError]:
     """Required image, then runtimeVersionOverride required for a tag with no semver."""
-    from renderer.operator.admission.runtimeversion import VersionError, parse_image_version
-
     if image == "":
         return [required(image_path, "is required")]
     if override:

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.gojson import loads
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
 from renderer.operator.admission import validation_helpers as h
+from renderer.operator.admission.conversion import load_preserved_spec
 from renderer.operator.admission.conversion_spec import gms_mode_from_v1beta1
 from renderer.operator.admission.errors import NotReproducedError
 from renderer.operator.admission.fielderrors import (
@@ -114,7 +116,6 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
     raw = annotations.get(ANNOTATION_DGD_SPEC)
     if not raw:
         return
-    from renderer.operator.admission.conversion import load_preserved_spec
 
     try:
         saved = load_preserved_spec(raw)
@@ -145,7 +146,6 @@ def check_status_annotation(dgd: dict[str, Any]) -> None:
     raw = annotations.get(ANNOTATION_DGD_STATUS)
     if not raw:
         return
-    from renderer.gojson import loads
 
     try:
         decoded = loads(raw)  # (nested too deep to read here: not reproduced either)
