@@ -109,12 +109,8 @@ def marshal_any(value: Any, *, float64_numbers: bool = False, ordered: bool = Fa
 
     Recursive, one frame per level (plain loops, no generator frames): readers cap nesting
     (256 levels) well below Python's recursion limit."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    if value is None or value.__class__ is bool:
+        return "null" if value is None else ("true" if value else "false")
     if isinstance(value, str):
         return encode_string(value)
     if isinstance(value, int):

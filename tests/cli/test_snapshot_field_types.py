@@ -8,7 +8,6 @@ changes one field's type.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -23,16 +22,7 @@ from renderer.operator.checkpoint_id import (
 )
 
 EXAMPLES = REPO / "examples"
-SNAPSHOT = "checkpoint-46333b366341a5dbfd4f63b83b7b9fc1"
 CHECKPOINT_ID = '  checkpointID: "46333b366341a5dbfd4f63b83b7b9fc1"\n'
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    shutil.copy(EXAMPLES / "llama-disagg-v1beta1" / "dgd.yaml", "dgd.yaml")
-    shutil.copy(EXAMPLES / "snapshots" / f"{SNAPSHOT}.yaml", "snap.yaml")
-    return tmp_path
 
 
 def _replace(old: str, new: str) -> int:
@@ -55,7 +45,7 @@ def _replace(old: str, new: str) -> int:
     ],
 )
 def test_render_refuses_a_checkpoint_id_of_another_type_at_its_line(
-    repo: Path, capsys: pytest.CaptureFixture[str], new: str, message: str
+    example_repo: Path, capsys: pytest.CaptureFixture[str], new: str, message: str
 ) -> None:
     line = _replace(CHECKPOINT_ID, new)
     code = main(["--no-config", "render", "dgd.yaml", "--checkpoint", "snap.yaml"])
@@ -69,7 +59,7 @@ def test_render_refuses_a_checkpoint_id_of_another_type_at_its_line(
 
 
 def test_lint_reports_it_as_a_checkpoint_it_cannot_verify(
-    repo: Path, capsys: pytest.CaptureFixture[str]
+    example_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _replace(CHECKPOINT_ID, "  checkpointID: 46333\n")
     rendered = EXAMPLES / "rendered" / "llama-disagg-v1beta1" / "grove.yaml"
@@ -104,7 +94,7 @@ def test_an_integral_float_is_the_int32_go_reads() -> None:
 
 
 def test_lint_does_not_read_a_defect_of_the_port_as_a_refusal(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    example_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A KeyError out of the worker hash is a bug of the port: an internal error (exit 70),
     # never "render-drift reports the refusal" with the checkpoint left unchecked.

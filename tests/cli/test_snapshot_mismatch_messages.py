@@ -8,7 +8,6 @@ render tests check against the operator oracle; each test changes one thing.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,6 @@ SNAPSHOT = "checkpoint-46333b366341a5dbfd4f63b83b7b9fc1"
 OWNER_UID = "0b7c8f52-3c1d-4f8e-9a51-2d6f1b3e4c77"  # the snapshot's controller ownerReference
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    shutil.copy(EXAMPLES / "llama-disagg-v1beta1" / "dgd.yaml", "dgd.yaml")
-    shutil.copy(EXAMPLES / "snapshots" / f"{SNAPSHOT}.yaml", "snap.yaml")
-    return tmp_path
-
-
 def _render(capsys: pytest.CaptureFixture[str], dgd: str = "dgd.yaml") -> tuple[int, str, str]:
     capsys.readouterr()
     code = main(["--no-config", "render", dgd, "--checkpoint", "snap.yaml"])
@@ -36,12 +27,14 @@ def _render(capsys: pytest.CaptureFixture[str], dgd: str = "dgd.yaml") -> tuple[
     return code, captured.out, captured.err
 
 
-def test_the_unchanged_example_renders(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_unchanged_example_renders(
+    example_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert _render(capsys)[0] == 0
 
 
 def test_a_snapshot_in_another_namespace_is_named_with_its_file_and_namespace(
-    repo: Path, capsys: pytest.CaptureFixture[str]
+    example_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     snap = Path("snap.yaml")
     snap.write_text(snap.read_text().replace("namespace: dynamo-prod", "namespace: staging"))
@@ -56,7 +49,7 @@ def test_a_snapshot_in_another_namespace_is_named_with_its_file_and_namespace(
 
 
 def test_a_snapshot_of_an_earlier_dgd_names_its_owner(
-    repo: Path, capsys: pytest.CaptureFixture[str]
+    example_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     dgd = Path("dgd.yaml")
     recreated = "11111111-2222-3333-4444-555555555555"
