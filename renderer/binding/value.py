@@ -15,6 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 from renderer.errors import BindingFormatError
+from renderer.goruntime.strconv import parse_int
 from renderer.goruntime.strconv import quote as go_quote
 
 BINDING_VERSION = "v1"
@@ -22,19 +23,9 @@ EXPECTED_FORMAT = "v1/<uid>/<generation>/<sha256>"
 
 
 @cache
-def _parse_int() -> re.Pattern[str]:
-    return re.compile(r"[+-]?[0-9]+")
-
-
-# strconv.ParseInt base 10: optional sign, digits
-
-
-@cache
 def _hex_64() -> re.Pattern[str]:
     return re.compile(r"[0-9a-fA-F]{64}")
 
-
-_INT64_MAX = 2**63 - 1
 
 MISSING = "automatic checkpoint binding is missing"
 UID_DIFFERS = "automatic checkpoint UID differs"
@@ -70,7 +61,7 @@ def parse_binding(value: str) -> Binding:
         )
     if uid == "":
         raise BindingFormatError("automatic checkpoint binding UID is missing")
-    generation = _parse_int64(generation_text)
+    generation = parse_int(generation_text)
     if generation is None or generation < 1:
         raise BindingFormatError(
             f"automatic checkpoint binding generation {go_quote(generation_text)} is invalid"
@@ -91,12 +82,3 @@ def compare_bindings(expected: Binding, actual: Binding) -> str | None:
     if expected.digest != actual.digest:
         return PROVENANCE_DIFFERS
     return None
-
-
-def _parse_int64(text: str) -> int | None:
-    if not text.isascii() or not _parse_int().fullmatch(text):
-        return None
-    number = int(text)
-    if number > _INT64_MAX or number < -_INT64_MAX - 1:
-        return None
-    return number

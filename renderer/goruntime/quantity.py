@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 
 from renderer.gojson import encode_string, format_float
+from renderer.goruntime.strconv import parse_int
 
 __all__ = ["QuantityError", "marshal_quantity", "marshal_quantity_text"]
 
@@ -247,25 +248,11 @@ def _interpret_suffix(suffix: str) -> tuple[int, int, str]:
     if suffix in _BINARY_SUFFIXES:
         return 2, _BINARY_SUFFIXES[suffix], BINARY_SI
     if len(suffix) > 1 and suffix[0] in "eE":
-        parsed = _parse_int64(suffix[1:])
+        parsed = parse_int(suffix[1:])
         if parsed is None:
             raise QuantityError(SUFFIX_ERROR)
         return 10, _wrap32(parsed), DECIMAL_EXPONENT  # Go truncates int64 -> int32
     raise QuantityError(SUFFIX_ERROR)
-
-
-def _parse_int64(text: str) -> int | None:
-    """strconv.ParseInt(text, 10, 64), None on any error."""
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if not digits or not all(ch in _DIGITS for ch in digits):
-        return None
-    significant = digits.lstrip("0")
-    if len(significant) > 19:  # far outside int64; also keeps int() within its digit limit
-        return None
-    parsed = int(significant or "0")
-    if text[:1] == "-":
-        parsed = -parsed
-    return parsed if _fits_int64(parsed) else None
 
 
 def _decimal_suffix(exponent: int, fmt: str) -> str:

@@ -90,3 +90,20 @@ def quote(text: str) -> str:
             out.append(f"\\U{code:08x}")
     out.append('"')
     return "".join(out)
+
+
+def parse_int(text: str, bit_size: int = 64) -> int | None:
+    """strconv.ParseInt(text, 10, bit_size): an optional sign and ASCII digits, in range;
+    None where Go returns an error. Bounded: a digit string far past the range is refused
+    before Python converts it (its int() refuses over 4,300 digits)."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits or not digits.isascii() or not digits.isdigit():
+        return None
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(1 << (bit_size - 1))):
+        return None
+    number = int(significant or "0")
+    if text[:1] == "-":
+        number = -number
+    limit = 1 << (bit_size - 1)
+    return number if -limit <= number < limit else None

@@ -177,3 +177,13 @@ def test_a_misspelt_spec_is_refused_not_hashed_as_absent() -> None:
     with pytest.raises(BindingError) as info:
         bind(_obj(MINIMAL_TEXT.replace("spec:\n", "specs:\n", 1)))
     assert info.value.message.startswith("specs: unknown field: ")
+
+
+def test_a_generation_of_thousands_of_digits_is_malformed_not_a_crash() -> None:
+    # Python's int() refuses more than 4,300 digits with a ValueError; Go's ParseInt
+    # returns a range error, which the webhook reports as an invalid generation.
+    from renderer.binding import parse_binding
+    from renderer.errors import BindingFormatError
+
+    with pytest.raises(BindingFormatError, match="generation"):
+        parse_binding("v1/uid/" + "1" * 5000 + "/" + "a" * 64)
