@@ -107,3 +107,10 @@ def parse_int(text: str, bit_size: int = 64) -> int | None:
         number = -number
     limit = 1 << (bit_size - 1)
     return number if -limit <= number < limit else None
+
+
+def parse_uint(text: str, bit_size: int = 64) -> int | None:
+    """strconv.ParseUint(text, 10, bit_size): ASCII digits only (no sign), in range."""
+    if text[:1] in ("+", "-"):
+        return None
+    return parse_int(text, bit_size + 1)  # one more bit: the unsigned range, and no sign

@@ -21,6 +21,7 @@ import re
 from typing import Any, Final
 
 from renderer.goruntime.arith import wrap_int64 as _wrap_int64
+from renderer.goruntime.strconv import parse_int
 from renderer.goruntime.strings import fields as go_fields
 from renderer.goruntime.strings import to_lower
 from renderer.operator import consts
@@ -425,18 +426,7 @@ def get_flag_value(expanded_args: list[str], flag: str) -> int:
     """getFlagValue: the first parsable int64 after ``flag``, else 1."""
     for i, arg in enumerate(expanded_args):
         if arg == flag and i + 1 < len(expanded_args):
-            value = parse_go_int64(expanded_args[i + 1])
+            value = parse_int(expanded_args[i + 1])
             if value is not None:
                 return value
     return 1
-
-
-def parse_go_int64(text: str) -> int | None:
-    """strconv.ParseInt(text, 10, 64): optional sign, ASCII digits (``_`` not allowed)."""
-    body = text[1:] if text[:1] in ("+", "-") else text
-    if not body or not body.isascii() or not body.isdigit():
-        return None
-    value = int(text)
-    if not -(2**63) <= value < 2**63:
-        return None
-    return value

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from renderer.goruntime.strconv import parse_uint
 from renderer.operator import consts
 
 _UINT64_MAX = 2**64 - 1
@@ -89,9 +90,7 @@ def compare_versions(a: SemVer, b: SemVer) -> int:
 
 
 def _as_uint(text: str) -> int | None:
-    if text.isascii() and text.isdigit() and int(text) <= _UINT64_MAX:
-        return int(text)
-    return None
+    return parse_uint(text)
 
 
 def _compare_pre_part(s: str, o: str) -> int:

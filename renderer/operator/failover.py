@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
+from renderer.goruntime.strconv import parse_int
 from renderer.goruntime.strings import to_lower
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts, dra
 from renderer.operator.backend import BACKEND_FRAMEWORK_VLLM, BackendError
-from renderer.operator.backend_vllm import parse_go_int64
 from renderer.operator.gms import ENV_SOCKET_DIR, SERVER_MODULE
 from renderer.operator.gms import SHARED_MOUNT_PATH as INTRAPOD_MOUNT_PATH
 
@@ -368,7 +368,7 @@ def apply_vllm_overrides(pod_spec: JSON, number_of_nodes: int) -> None:
 
 def _atoi(text: str) -> int:
     """strconv.Atoi with its error ignored (0), as the caller does."""
-    value = parse_go_int64(text)
+    value = parse_int(text)
     return 0 if value is None else value
 
 
@@ -390,7 +390,7 @@ def stagger_flag_value(container: JSON, flag: str, offset: int) -> None:
     args: list[str] = container.get("args") or []
     for i, arg in enumerate(args):
         if arg == flag and i + 1 < len(args):
-            port = _parse_atoi(args[i + 1])
+            port = parse_int(args[i + 1])
             if port is not None:
                 args[i + 1] = str(port + offset)
                 return
@@ -406,11 +406,7 @@ def stagger_flag_value(container: JSON, flag: str, offset: int) -> None:
                     digits += char
                 else:
                     break
-            port = _parse_atoi(digits)
+            port = parse_int(digits)
             if port is not None:
                 items[i] = item.replace(flag + " " + digits, flag + " " + str(port + offset), 1)
                 return
-
-
-def _parse_atoi(text: str) -> int | None:
-    return parse_go_int64(text)

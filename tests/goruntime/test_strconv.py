@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderer.goruntime.strconv import parse_int
+from renderer.goruntime.strconv import parse_int, parse_uint
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,18 @@ from renderer.goruntime.strconv import parse_int
 )
 def test_parse_int_is_strconv_parse_int_base_10(text: str, bits: int, expected: int | None) -> None:
     assert parse_int(text, bits) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0", 0),
+        ("18446744073709551615", 2**64 - 1),
+        ("18446744073709551616", None),
+        ("+1", None),  # ParseUint takes no sign
+        ("-0", None),
+        ("1" * 5000, None),
+    ],
+)
+def test_parse_uint_is_strconv_parse_uint_base_10(text: str, expected: int | None) -> None:
+    assert parse_uint(text) == expected

@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from renderer.goruntime.strconv import parse_int
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.operator import consts
 from renderer.operator.admission import provideroverride as po
@@ -350,7 +351,7 @@ def _power_annotation_errors(component: dict[str, Any], cpath: Path) -> list[Fie
     limit_path = cpath.child("podTemplate", "metadata", "annotations").key(
         h.ANNOTATION_GPU_POWER_LIMIT
     )
-    watts = h.go_atoi(value)
+    watts = parse_int(value)
     if watts is None:
         errs.append(invalid(limit_path, value, "must be a decimal integer"))
     elif watts <= 0:

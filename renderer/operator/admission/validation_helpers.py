@@ -179,14 +179,3 @@ def power_limit(component: dict[str, Any]) -> tuple[str, bool]:
     if ANNOTATION_GPU_POWER_LIMIT not in annotations:
         return "", False
     return str(annotations[ANNOTATION_GPU_POWER_LIMIT]), True
-
-
-def go_atoi(value: str) -> int | None:
-    """strconv.Atoi: optional sign and ASCII digits, within int64; None on error."""
-    digits = value[1:] if value[:1] in ("+", "-") else value
-    if not digits or not all("0" <= c <= "9" for c in digits):
-        return None
-    number = int(value)
-    if not -(2**63) <= number < 2**63:
-        return None
-    return number
