@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import compileall
 import os
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 from paths import REPO
@@ -43,3 +45,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # every child compile the whole package from source again. Compile it once here; a
     # child only reads the bytecode, which Python checks against the source's mtime.
     compileall.compile_dir(REPO / "renderer", quiet=2, force=False)
+
+
+@pytest.fixture
+def example_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory holding the bundled example DGD (v1beta1) as dgd.yaml and its
+    captured snapshot as snap.yaml; each test changes one thing."""
+    monkeypatch.chdir(tmp_path)
+    examples = REPO / "examples"
+    shutil.copy(examples / "llama-disagg-v1beta1" / "dgd.yaml", "dgd.yaml")
+    shutil.copy(
+        examples / "snapshots" / "checkpoint-46333b366341a5dbfd4f63b83b7b9fc1.yaml", "snap.yaml"
+    )
+    return tmp_path

@@ -17,7 +17,8 @@ from paths import FIXTURES, VECTORS
 
 from renderer.commands.lint import LintArgs, execute
 from renderer.errors import UsageError
-from renderer.pipeline.lint import LintRequest, run_lint
+from renderer.pipeline.lint import run_lint
+from renderer.pipeline.requests import LintRequest
 from renderer.source import SourceObject
 
 FIXTURES = FIXTURES / "lint" / "dcd-v1beta1"

@@ -8,6 +8,8 @@ do not reproduce is refused, naming the field.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from renderer.goruntime.encoding_json import encode, quantity_is_zero
@@ -22,7 +24,7 @@ def marshal(value: object, name: str) -> object:
     return encode(value, core_type(name), (name,))
 
 
-def merge_override(dst: object, src: object, name: str) -> object:
+def merge_override(dst: object, src: object, name: str) -> Any:
     return merge(dst, src, core_type(name), (name,))
 
 

@@ -180,7 +180,7 @@ def test_declarations_the_dataclass_refuses_are_refused() -> None:
 
         class Bad(Record):
             x: int = 0
-            y: int
+            y: int  # type: ignore[misc]  # the mistake under test
 
     with pytest.raises(ValueError, match="factory"):
 

@@ -20,8 +20,9 @@ from render_support import BASELINE, EXAMPLES
 from renderer.cli import main
 from renderer.constants import TARGETS, Target
 from renderer.errors import InputError, UsageError
-from renderer.pipeline.lint import LintRequest, run_lint
-from renderer.pipeline.render import RenderRequest, run_render, run_renders
+from renderer.pipeline.lint import run_lint
+from renderer.pipeline.render import run_render, run_renders
+from renderer.pipeline.requests import LintRequest, RenderRequest
 from renderer.record import replace
 from renderer.source import load_bytes, load_paths
 from renderer.yamlout import dump_stream
