@@ -107,20 +107,26 @@ def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
 def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
     """Fill the v1alpha1-only fields a ``nvidia.com/dgd-spec`` annotation preserves.
 
-    Like restorePreservedSpec, a payload that does not decode is ignored (nothing restored);
-    one without a ``spec`` key is the legacy form, the spec itself.
+    Like restorePreservedSpec, a payload that does not decode into the typed envelope is
+    ignored (nothing restored); one without a ``spec`` key is the legacy form, the spec
+    itself.
     """
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     raw = annotations.get(ANNOTATION_DGD_SPEC)
     if not raw:
         return
     from renderer.operator.admission.conversion import load_preserved_spec
+    from renderer.operator.dcd_alpha import restore_preserved_spec
 
     try:
         saved = load_preserved_spec(raw)
     except NotReproducedError:  # nested too deep for this emulation: not reproduced
         raise
     except (TypeError, ValueError):
+        return
+    # Go's json.Unmarshal into the typed envelope fails on any value of the wrong kind
+    # (or a non-integer version), and then nothing is restored.
+    if restore_preserved_spec(raw, ANNOTATION_DGD_SPEC) is None:
         return
     if not isinstance(saved, dict):
         return
