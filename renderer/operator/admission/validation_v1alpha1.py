@@ -135,13 +135,39 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
         return
     if spec.get("pvcs"):
         view["spec"]["pvcs"] = spec["pvcs"]
+    hub = {str(c.get("name") or ""): c for c in (dgd.get("spec") or {}).get("components") or []}
     for name, preserved in (spec.get("services") or {}).items():
         service = view["spec"]["services"].get(name)
         if service is None or not isinstance(preserved, dict):
             continue
         for key in _ALPHA_ONLY_SERVICE_FIELDS:
+            if key == "frontendSidecar":
+                continue
             if preserved.get(key) is not None and key not in service:
                 service[key] = preserved[key]
+        _restore_frontend_sidecar(service, preserved, hub.get(name) or {})
+
+
+def _restore_frontend_sidecar(
+    service: dict[str, Any], preserved: dict[str, Any], component: dict[str, Any]
+) -> None:
+    """restoreFrontendSidecarFromPodTemplate: the saved sidecar comes back only when the hub
+    still references the default container name, and that container then leaves
+    extraPodSpec.containers (it is the sidecar, not a second one)."""
+    saved = preserved.get("frontendSidecar")
+    if saved is None or component.get("frontendSidecar") != FRONTEND_SIDECAR_CONTAINER_NAME:
+        return
+    service["frontendSidecar"] = saved
+    extra = service.get("extraPodSpec")
+    if extra is None:
+        return
+    kept = [
+        c for c in extra.get("containers") or [] if c.get("name") != FRONTEND_SIDECAR_CONTAINER_NAME
+    ]
+    if kept:
+        extra["containers"] = kept
+    else:
+        del service["extraPodSpec"]
 
 
 def check_status_annotation(dgd: dict[str, Any]) -> None:
