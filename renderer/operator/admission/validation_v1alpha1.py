@@ -170,25 +170,32 @@ def _restore_frontend_sidecar(
         del service["extraPodSpec"]
 
 
-def check_status_annotation(dgd: dict[str, Any]) -> None:
-    """ConvertFrom (run on every request) fails on a ``nvidia.com/dgd-status`` payload that
-    does not decode; that failure is not reproduced."""
+def check_status_annotation(dgd: dict[str, Any]) -> str | None:
+    """ConvertFrom (run on every request) decodes a ``nvidia.com/dgd-status`` payload into the
+    v1alpha1 status type before anything else: Go's decode error when it does not decode
+    (a value of the wrong kind), None when it does. Unreadable JSON is not reproduced (Go's
+    syntax error texts are not)."""
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     raw = annotations.get(ANNOTATION_DGD_STATUS)
     if not raw:
-        return
+        return None
     from renderer.gojson import loads
+    from renderer.goruntime.encoding_json import DecodeError, decode
+    from renderer.goruntime.typetable import ALPHA, struct_type
 
     try:
         decoded = loads(raw)  # (nested too deep to read here: not reproduced either)
     except (TypeError, ValueError):
-        decoded = None
-    if not isinstance(decoded, dict):
         raise NotReproducedError(
-            "a status preservation annotation that does not decode (the operator fails with "
-            "Go's decode error)",
+            "a status preservation annotation that is not JSON (the operator fails with "
+            "Go's syntax error)",
             ("metadata", "annotations", ANNOTATION_DGD_STATUS),
-        )
+        ) from None
+    try:
+        decode(decoded, struct_type(ALPHA + "DynamoGraphDeploymentStatus"))
+    except DecodeError as err:
+        return f"unmarshal {ANNOTATION_DGD_STATUS} annotation: {err.message}"
+    return None
 
 
 def has_compatibility_fields(alpha: dict[str, Any]) -> bool:
