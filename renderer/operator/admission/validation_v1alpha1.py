@@ -179,12 +179,17 @@ def check_status_annotation(dgd: dict[str, Any]) -> str | None:
     raw = annotations.get(ANNOTATION_DGD_STATUS)
     if not raw:
         return None
-    from renderer.gojson import loads
+    from renderer.gojson import TooDeepError, loads
     from renderer.goruntime.encoding_json import DecodeError, decode
     from renderer.goruntime.typetable import ALPHA, struct_type
 
     try:
-        decoded = loads(raw)  # (nested too deep to read here: not reproduced either)
+        decoded = loads(raw)
+    except TooDeepError:
+        raise NotReproducedError(
+            "a status preservation annotation nested deeper than this emulation reads",
+            ("metadata", "annotations", ANNOTATION_DGD_STATUS),
+        ) from None
     except (TypeError, ValueError):
         raise NotReproducedError(
             "a status preservation annotation that is not JSON (the operator fails with "
