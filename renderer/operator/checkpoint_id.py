@@ -471,35 +471,25 @@ def _auto_checkpoint_problem(
             "a checkpoint target container outside the pod template is not reproduced",
             f"spec.components[{name}].experimental.checkpoint.targetContainerName",
         )
+    # buildCheckpointJobPodTemplate runs for every automatic checkpoint (found or not),
+    # before the GMS claim template and before the Grove or DCD render
+    pod_spec, problem = _checkpoint_job_pod_spec(dgd, component, framework, target, config)
+    if problem:
+        return problem
     gms = (component.get("experimental") or {}).get("gpuMemoryService")
     if gms is not None:  # gms.ToAlphaSpec: a v1beta1 GMS spec is an enabled one
-        return _gms_claim_template_problem(
-            dgd, component, framework, target, gms, checkpoint_id, config
-        )
+        return _gms_claim_template_problem(dgd, component, pod_spec, target, gms, checkpoint_id)
     return None
 
 
-def _gms_claim_template_problem(  # noqa: PLR0917 - createCheckpointCR's locals
-    dgd: JSON,
-    component: JSON,
-    framework: str,
-    target: str,
-    gms: JSON,
-    checkpoint_id: str,
-    config: OperatorConfig | None,
-) -> str | None:
-    """createCheckpointCR's GMS ResourceClaimTemplate sync for the checkpoint job.
+def _checkpoint_job_pod_spec(
+    dgd: JSON, component: JSON, framework: str, target: str, config: OperatorConfig | None
+) -> tuple[JSON, str | None]:
+    """buildCheckpointJobPodTemplate's pod spec: the component without its experimental and
+    frontend-sidecar settings, rendered for the checkpoint role; (spec, refusal or None)."""
+    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError  # noqa: PLC0415 - the pod-spec emulation only for a checkpoint (off a lint's path)
+    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component  # noqa: PLC0415 - the pod-spec emulation only for a checkpoint (off a lint's path)
 
-    The GPU count is the target container's in the checkpoint job pod spec (the component
-    without its experimental and frontend-sidecar settings, rendered for the checkpoint
-    role); a count above zero needs the DeviceClass, which the oracle's empty cluster does
-    not hold, so the controller stops there.
-    """
-    from renderer.operator import dra  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
-    from renderer.operator.backend import ROLE_CHECKPOINT, BackendError  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
-    from renderer.operator.graph_podspec import PodSpecError, generate_pod_spec_for_component  # noqa: PLC0415 - the pod-spec emulation only for a GMS checkpoint (off a lint's path)
-
-    meta = _meta(dgd)
     name = component.get("name", "")
     job = {k: v for k, v in component.items() if k not in ("experimental", "frontendSidecar")}
     try:
@@ -508,12 +498,37 @@ def _gms_claim_template_problem(  # noqa: PLR0917 - createCheckpointCR's locals
             None, None, None, lambda: 0,
         )  # fmt: skip
     except (PodSpecError, BackendError) as err:
-        return (
+        return {}, (
             f"failed to build checkpoint job pod template: failed to generate base pod spec: {err}"
         )
+    if not any(c.get("name") == target for c in pod_spec.get("containers") or []):
+        return pod_spec, (
+            f'failed to build checkpoint job pod template: checkpoint target container "{target}"'
+            " not found"
+        )
+    return pod_spec, None
+
+
+def _gms_claim_template_problem(  # noqa: PLR0917 - createCheckpointCR's locals
+    dgd: JSON,
+    component: JSON,
+    pod_spec: JSON,
+    target: str,
+    gms: JSON,
+    checkpoint_id: str,
+) -> str | None:
+    """createCheckpointCR's GMS ResourceClaimTemplate sync for the checkpoint job.
+
+    The GPU count is the target container's in the checkpoint job pod spec; a count above
+    zero needs the DeviceClass, which the oracle's empty cluster does not hold, so the
+    controller stops there.
+    """
+    from renderer.operator import dra  # noqa: PLC0415 - the pod-spec emulation only for a checkpoint (off a lint's path)
+    from renderer.operator.backend import BackendError  # noqa: PLC0415 - the pod-spec emulation only for a checkpoint (off a lint's path)
+
+    meta = _meta(dgd)
+    name = component.get("name", "")
     found = [c for c in pod_spec.get("containers") or [] if c.get("name") == target]
-    if not found:
-        return f'checkpoint target container "{target}" not found'
     try:
         gpus = dra.extract_gpu_count_from_resource_requirements(found[0].get("resources"))
     except BackendError as err:

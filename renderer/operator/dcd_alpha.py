@@ -57,6 +57,7 @@ _SPEC_TYPES = {ANN_DCD_SPEC: SPOKE_DCD_SPEC, ANN_DGD_SPEC: ALPHA + "DynamoGraphD
 
 Obj = dict[str, Any]
 REQUIREMENTS = core_type("ResourceRequirements")
+_GO_INT = {"kind": "int"}
 
 
 # --- preserved spoke record of a v1alpha1-origin DGD -------------------------------------
@@ -70,7 +71,8 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
     times): callers copy before changing it.
 
     The spec is json.Unmarshal'ed into its v1alpha1 type (a sparse value: unknown fields
-    dropped, quantities canonical); a value Go cannot decode makes the record unreadable.
+    dropped, quantities canonical); a value Go cannot decode, there or in the envelope's
+    integer ``version``, makes the record unreadable.
     The only raw-JSON record understood is the DCD's empty-serviceName marker; the EPP plugin
     parameter records are refused.
     """
@@ -84,6 +86,10 @@ def restore_preserved_spec(raw: str, annotation: str = ANN_DCD_SPEC) -> Obj | No
         return None
     if "spec" not in obj:
         return _decode_spec(obj, annotation)
+    try:  # the envelope's Version is a Go int: any other kind fails the whole Unmarshal
+        decode(obj.get("version"), _GO_INT, (annotation, "version"))
+    except DecodeError:
+        return None
     spec = obj.get("spec")
     for record in obj.get("rawJSON") or []:
         if not (annotation == ANN_DCD_SPEC and record == {"path": "serviceName", "nil": True}):

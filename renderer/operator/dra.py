@@ -99,7 +99,11 @@ def quantity_fraction(value: str | int | float) -> tuple[Fraction, str]:
 
 @cache
 def _canonical() -> re.Pattern[str]:
-    return re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(?:([numkMGTPE]|[KMGTPE]i)?|[eE]([-+]?[0-9]+))")
+    # Go keeps a parsed text it finds canonical enough ("+1", "5.", "1e3"), so a sign or
+    # a bare decimal point can reach here as well as the canonical forms.
+    return re.compile(
+        r"([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:([numkMGTPE]|[KMGTPE]i)?|[eE]([-+]?[0-9]+))"
+    )
 
 
 def extract_gpu_count_from_resource_requirements(resources: JSON | None) -> int:

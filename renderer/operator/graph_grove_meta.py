@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.goruntime.encoding_json import encode, unmarshal
+from renderer.goruntime.encoding_json import unmarshal
 from renderer.goruntime.strings import trim_space
-from renderer.goruntime.typetable import struct_type
 from renderer.operator import consts
+from renderer.operator.dcd_alpha import restore_preserved_spec
 from renderer.operator.errors import NotReproducedError, OperatorError
 from renderer.operator.graph_dcd import get_dcd_resource_name, get_dynamo_namespace
 from renderer.operator.graph_env import is_worker_component
@@ -37,9 +37,6 @@ JSON = dict[str, Any]
 #: dgdConversionAnnotationPrefix + "spec" / "status" (api/v1alpha1 conversion).
 DGD_SPEC_ANNOTATION = consts.DGD_SPEC_ANNOTATION
 DGD_STATUS_ANNOTATION = consts.DGD_STATUS_ANNOTATION
-ALPHA_DGD_SPEC_TYPE = (
-    "github.com/ai-dynamo/dynamo/deploy/operator/api/v1alpha1.DynamoGraphDeploymentSpec"
-)
 
 # internal/checkpointjob constants the restore metadata helpers clear or write.
 CHECKPOINT_SOURCE_LABEL = consts.CHECKPOINT_SOURCE_LABEL
@@ -111,34 +108,15 @@ def dgd_alpha_component_metadata(dgd: JSON, component_name: str) -> tuple[str, J
 def _preserved_service(raw: str | None, component_name: str) -> JSON | None:
     """restoreDGDSpokeSpec(...).services[name]: the envelope's ``spec`` or a legacy bare spec.
 
-    Unreadable JSON is ignored, as the operator does. A readable payload must also decode
-    as a v1alpha1 DynamoGraphDeploymentSpec (Go drops the whole payload when any field has
-    the wrong type); this is checked with the Go type tables, and what they cannot vouch for
-    (a type error, or a field they do not know) is refused.
+    The payload is read as the DCD path reads it (dcd_alpha.restore_preserved_spec): one that
+    json.Unmarshal cannot decode into the envelope and its v1alpha1 spec (unreadable JSON, a
+    value of the wrong kind anywhere, a non-integer version) is ignored whole, as Go does.
     """
     if not raw:
         return None
-    try:
-        obj = unmarshal(raw, DGD_SPEC_ANNOTATION)
-    except NotReproducedError:
-        raise
-    except ValueError:
-        return None
-    if not isinstance(obj, dict):
-        return None
-    spec = obj.get("spec") if "spec" in obj else obj
-    if not isinstance(spec, dict):
-        return None
 
-    try:
-        encode(spec, struct_type(ALPHA_DGD_SPEC_TYPE), ("spec",))
-    except NotReproducedError as exc:
-        raise NotReproducedError(
-            f"[{DGD_SPEC_ANNOTATION}]: {exc}; the operator's conversion would ignore or read"
-            " this payload differently",
-            "metadata.annotations",
-        ) from exc
-    service = (spec.get("services") or {}).get(component_name)
+    spec = restore_preserved_spec(raw, DGD_SPEC_ANNOTATION)
+    service = ((spec or {}).get("services") or {}).get(component_name)
     return service if isinstance(service, dict) else None
 
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from renderer.operator.config import OperatorConfig
     from renderer.render.snapshots import Pending
 
+from renderer.binding.checkpoint import is_checkpoint
 from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
 from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
 from renderer.operator.admission.errors import AdmissionError
@@ -73,7 +74,7 @@ from renderer.render.place import (
     stray_restore_candidates,
     strip_binding_keys,
 )
-from renderer.render.snapshots import Lookups, resolve_snapshots
+from renderer.render.snapshots import Lookups, MissingCheckpointRef, resolve_snapshots
 from renderer.workloads import is_worker_type
 
 # the operator's workload provider -> the object set it creates
@@ -242,6 +243,31 @@ def checkpoint_names(
     return names
 
 
+def _earlier_checkpoint_refusal(
+    admitted: JSON,
+    cfg: OperatorConfig,
+    checkpoints: Sequence[SourceObject],
+    lookups: Lookups,
+    missing: Any,
+) -> None:
+    """Raise the operator's checkpoint refusal when it fails on a component before the one
+    whose checkpointRef is missing (it stops at its first failure); return otherwise."""
+
+    try:  # the checkpoint reconcile runs before anything is generated, and fails here
+        render_operator(
+            admitted,
+            cfg,
+            checkpoints=[o.data for o in checkpoints if is_checkpoint(o)],
+            dgd_uid=lookups.dgd_uid or None,
+            only=TARGET_DCD,
+        )
+    except OperatorRenderError as exc:
+        failed = [r for r in exc.checkpoint_resolution.values() if not r.ok]
+        if failed and failed[0].component != missing.component:
+            raise
+    # otherwise the missing reference is the first failure: render names the snapshot
+
+
 def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for length
     dgd: SourceObject,
     admitted: JSON,
@@ -253,20 +279,25 @@ def _render_admitted(  # noqa: PLR0917 - the steps of one function, split for le
     warn_unused: bool,
     lookups: Lookups,
 ) -> RenderResult:
+
     chosen = target or _PROVIDER_TARGET.get(workload_provider(admitted), TARGET_GROVE)
     try:
         admitted_hash = worker_hash(admitted)
-        resolution = resolve_snapshots(
-            dgd,
-            admitted,
-            checkpoints,
-            admitted_hash,
-            namespace,
-            lookups.dgd_uid,
-            warn_unused=warn_unused,
-            dgd_uid_source=lookups.dgd_uid_source,
-            snapshot_dir=lookups.snapshot_dir,
-        )
+        try:
+            resolution = resolve_snapshots(
+                dgd,
+                admitted,
+                checkpoints,
+                admitted_hash,
+                namespace,
+                lookups.dgd_uid,
+                warn_unused=warn_unused,
+                dgd_uid_source=lookups.dgd_uid_source,
+                snapshot_dir=lookups.snapshot_dir,
+            )
+        except MissingCheckpointRef as missing:
+            _earlier_checkpoint_refusal(admitted, cfg, checkpoints, lookups, missing)
+            raise
         result = render_operator(
             admitted,
             cfg,

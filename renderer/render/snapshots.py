@@ -127,6 +127,16 @@ def checkpoint_path(dgd: SourceObject, name: str, *rest: str) -> Path:
     return (*base, "experimental", "checkpoint", *rest)
 
 
+class MissingCheckpointRef(InputError):
+    """A checkpointRef names no given snapshot. The operator refuses that component too, but
+    stops at the first failing checkpoint component, so render reports this only when the
+    operator's first failure is this one (``component`` names it)."""
+
+    def __init__(self, message: str, where: tuple[str, int, int], component: str) -> None:
+        super().__init__(message, *where)
+        self.component = component
+
+
 def _error_at(obj: SourceObject, path: Path, message: str, *, key: bool = True) -> InputError:
     mark = obj.mark(path, key=key)
     return InputError(message, obj.file, mark.line, mark.column)
@@ -238,12 +248,13 @@ def resolve_snapshots(  # noqa: PLR0917 - one call site, all inputs needed
         if ref:
             found = _by_name(checkpoints, namespace, ref, name)
             if found is None:
-                raise _error_at(
-                    dgd,
-                    checkpoint_path(dgd, name, "checkpointRef"),
+                mark = dgd.mark(checkpoint_path(dgd, name, "checkpointRef"), key=True)
+                raise MissingCheckpointRef(
                     f"component {name!r}: checkpointRef {ref!r}: no DynamoCheckpoint of that name"
                     f" in namespace {namespace!r} ({_files(objects)}); the operator refuses to"
                     " render without it: pass its snapshot with --checkpoint",
+                    (dgd.file, mark.line, mark.column),
+                    name,
                 )
             bound = (
                 _bind(name, found, res.warnings, namespace)

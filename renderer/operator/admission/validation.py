@@ -68,6 +68,11 @@ from renderer.operator.graph_grove_roles import pcs_name_for_dgd
 
 GROUP_KIND = "DynamoGraphDeployment.nvidia.com"
 WEBHOOK_PREFIX = "admission webhook denied the request: "
+#: alphaDynamoGraphDeploymentForValidation's wrapping of a ConvertFrom error.
+_COMPATIBILITY_VIEW = (
+    "cannot validate preserved v1alpha1 DynamoGraphDeployment fields:"
+    " failed to reconstruct compatibility view: "
+)
 PREFLIGHT_PREFIX = "controller rejected the DGD: "
 
 ANNOTATION_ORIGIN_VERSION = consts.KUBE_ANNOTATION_DYNAMO_OPERATOR_ORIGIN_VERSION
@@ -112,13 +117,18 @@ def validate(
     )
     topologies = dict(cluster_topologies or {})
     errs = _validate_dgd(v, admitted_dgd, cfg.gates.grove, topologies)
-    check_status_annotation(admitted_dgd)
+    status_error = check_status_annotation(admitted_dgd)
     metadata = admitted_dgd.get("metadata") or {}
     if request_version == SOURCE_V1ALPHA1:
         if alpha_source is None:
             raise ValueError("a v1alpha1 request needs its v1alpha1 document (alpha_source)")
         alpha = alpha_source
     else:
+        if status_error is not None:  # ConvertFrom decodes the status before the spec
+            raise AdmissionError(
+                WEBHOOK_PREFIX + _COMPATIBILITY_VIEW + status_error,
+                ("metadata", "annotations", consts.DGD_STATUS_ANNOTATION),
+            )
         _check_compatibility_view(admitted_dgd)
         alpha = alpha_view_from_hub(admitted_dgd)
     errs += validate_dgd_v1alpha1(
@@ -146,8 +156,7 @@ def _check_compatibility_view(admitted_dgd: dict[str, Any]) -> None:
         name = str(component.get("name") or "")
         if name in seen:
             raise AdmissionError(
-                WEBHOOK_PREFIX + "cannot validate preserved v1alpha1 DynamoGraphDeployment"
-                " fields: failed to reconstruct compatibility view: duplicate component name"
+                WEBHOOK_PREFIX + _COMPATIBILITY_VIEW + "duplicate component name"
                 f" {go_quote(name)} in spec.components",
                 ("spec", "components", i, "name"),
             )

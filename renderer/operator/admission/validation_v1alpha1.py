@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderer.gojson import loads
+from renderer.gojson import TooDeepError, loads
+from renderer.goruntime.encoding_json import DecodeError, decode
 from renderer.goruntime.strconv import quote as go_quote
 from renderer.goruntime.strings import to_lower
+from renderer.goruntime.typetable import ALPHA, struct_type
 from renderer.operator import consts
 from renderer.operator.admission import validation_helpers as h
 from renderer.operator.admission.conversion import load_preserved_spec
@@ -36,6 +38,7 @@ from renderer.operator.admission.validation_shared import (
     SharedValidation,
     image_rule,
 )
+from renderer.operator.dcd_alpha import restore_preserved_spec
 from renderer.operator.v1beta1_helpers import compute_dynamo_namespace
 
 ANNOTATION_VLLM_BACKEND = consts.KUBE_ANNOTATION_VLLM_DISTRIBUTED_EXECUTOR_BACKEND
@@ -109,8 +112,9 @@ def alpha_view_from_hub(dgd: dict[str, Any]) -> dict[str, Any]:
 def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
     """Fill the v1alpha1-only fields a ``nvidia.com/dgd-spec`` annotation preserves.
 
-    Like restorePreservedSpec, a payload that does not decode is ignored (nothing restored);
-    one without a ``spec`` key is the legacy form, the spec itself.
+    Like restorePreservedSpec, a payload that does not decode into the typed envelope is
+    ignored (nothing restored); one without a ``spec`` key is the legacy form, the spec
+    itself.
     """
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     raw = annotations.get(ANNOTATION_DGD_SPEC)
@@ -123,6 +127,10 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
         raise
     except (TypeError, ValueError):
         return
+    # Go's json.Unmarshal into the typed envelope fails on any value of the wrong kind
+    # (or a non-integer version), and then nothing is restored.
+    if restore_preserved_spec(raw, ANNOTATION_DGD_SPEC) is None:
+        return
     if not isinstance(saved, dict):
         return
     spec = saved.get("spec") if "spec" in saved else saved
@@ -130,33 +138,69 @@ def _restore_preserved(dgd: dict[str, Any], view: dict[str, Any]) -> None:
         return
     if spec.get("pvcs"):
         view["spec"]["pvcs"] = spec["pvcs"]
+    hub = {str(c.get("name") or ""): c for c in (dgd.get("spec") or {}).get("components") or []}
     for name, preserved in (spec.get("services") or {}).items():
         service = view["spec"]["services"].get(name)
         if service is None or not isinstance(preserved, dict):
             continue
         for key in _ALPHA_ONLY_SERVICE_FIELDS:
+            if key == "frontendSidecar":
+                continue
             if preserved.get(key) is not None and key not in service:
                 service[key] = preserved[key]
+        _restore_frontend_sidecar(service, preserved, hub.get(name) or {})
 
 
-def check_status_annotation(dgd: dict[str, Any]) -> None:
-    """ConvertFrom (run on every request) fails on a ``nvidia.com/dgd-status`` payload that
-    does not decode; that failure is not reproduced."""
+def _restore_frontend_sidecar(
+    service: dict[str, Any], preserved: dict[str, Any], component: dict[str, Any]
+) -> None:
+    """restoreFrontendSidecarFromPodTemplate: the saved sidecar comes back only when the hub
+    still references the default container name, and that container then leaves
+    extraPodSpec.containers (it is the sidecar, not a second one)."""
+    saved = preserved.get("frontendSidecar")
+    if saved is None or component.get("frontendSidecar") != FRONTEND_SIDECAR_CONTAINER_NAME:
+        return
+    service["frontendSidecar"] = saved
+    extra = service.get("extraPodSpec")
+    if extra is None:
+        return
+    kept = [
+        c for c in extra.get("containers") or [] if c.get("name") != FRONTEND_SIDECAR_CONTAINER_NAME
+    ]
+    if kept:
+        extra["containers"] = kept
+    else:
+        del service["extraPodSpec"]
+
+
+def check_status_annotation(dgd: dict[str, Any]) -> str | None:
+    """ConvertFrom (run on every request) decodes a ``nvidia.com/dgd-status`` payload into the
+    v1alpha1 status type before anything else: Go's decode error when it does not decode
+    (a value of the wrong kind), None when it does. Unreadable JSON is not reproduced (Go's
+    syntax error texts are not)."""
     annotations = (dgd.get("metadata") or {}).get("annotations") or {}
     raw = annotations.get(ANNOTATION_DGD_STATUS)
     if not raw:
-        return
+        return None
 
     try:
-        decoded = loads(raw)  # (nested too deep to read here: not reproduced either)
-    except (TypeError, ValueError):
-        decoded = None
-    if not isinstance(decoded, dict):
+        decoded = loads(raw)
+    except TooDeepError:
         raise NotReproducedError(
-            "a status preservation annotation that does not decode (the operator fails with "
-            "Go's decode error)",
+            "a status preservation annotation nested deeper than this emulation reads",
             ("metadata", "annotations", ANNOTATION_DGD_STATUS),
-        )
+        ) from None
+    except (TypeError, ValueError):
+        raise NotReproducedError(
+            "a status preservation annotation that is not JSON (the operator fails with "
+            "Go's syntax error)",
+            ("metadata", "annotations", ANNOTATION_DGD_STATUS),
+        ) from None
+    try:
+        decode(decoded, struct_type(ALPHA + "DynamoGraphDeploymentStatus"))
+    except DecodeError as err:
+        return f"unmarshal {ANNOTATION_DGD_STATUS} annotation: {err.message}"
+    return None
 
 
 def has_compatibility_fields(alpha: dict[str, Any]) -> bool:
