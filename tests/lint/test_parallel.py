@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
+from typing import Any
 
 import pytest
 
@@ -98,14 +99,25 @@ def _fails() -> int:
     raise _LateFailure
 
 
-def test_an_error_of_late_is_raised_here_and_stops_the_workers() -> None:
-    before = set(parallel._unreaped)
+def test_an_error_of_late_is_raised_here_and_stops_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The workers handed to the reaper, recorded as they are handed over: a worker that has
+    # already exited is reaped at once and never shows in the list of unreaped ones.
+    handed: list[int] = []
+    reap = parallel._reap
+
+    def recording(procs: list[Any]) -> None:
+        handed.extend(proc.pid for proc in procs)
+        reap(procs)
+
+    monkeypatch.setattr(parallel, "_reap", recording)
     results = ordered_map(
         _plus_late, list(range(500)), jobs=2, initializer=_keep_late, prepare=_double, late=_fails
     )
     with pytest.raises(_LateFailure):
         next(results)
-    started = set(parallel._unreaped) - before
+    started = set(handed)
     assert len(started) == 2
     parallel._reap_all(block=True)
     for pid in started:
