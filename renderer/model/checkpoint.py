@@ -41,6 +41,7 @@ from renderer.keys import (
     WORKER_HASH_LABEL,
 )
 from renderer.operator import consts
+from renderer.operator.checkpoint_hash import CheckpointDecodeError, checkpoint_id_of
 from renderer.record import Record, replace
 from renderer.source.model import SourceObject
 
@@ -402,8 +403,6 @@ def _created(snap: Snapshot | None) -> str:
 def _operator_id(snap: Snapshot) -> str:
     """The checkpoint ID the operator reads from the object (status first, then the label,
     then its identity): what it writes into a shaped pod's checkpoint-ID label."""
-    from renderer.operator.checkpoint_id import CheckpointDecodeError, checkpoint_id_of  # noqa: PLC0415 - the operator's checkpoint-ID code only once a snapshot is matched
-
     try:
         return checkpoint_id_of(snap.obj.data)
     except CheckpointDecodeError:  # a snapshot Go cannot decode

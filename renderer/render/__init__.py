@@ -46,7 +46,7 @@ from renderer.constants import TARGET_DCD, TARGET_GROVE, TARGETS
 from renderer.keys import CHECKPOINT_NAME_KEY, RESTORE_CANDIDATE_KEY
 from renderer.operator.admission.errors import AdmissionError
 from renderer.operator.admission.pipeline import admit_with_warnings
-from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+from renderer.operator.checkpoint_hash import checkpoint_name, dgd_checkpoint_id
 from renderer.operator.config import FeatureGates
 from renderer.operator.consts import WORKLOAD_PROVIDER_COMPONENT, WORKLOAD_PROVIDER_GROVE
 from renderer.operator.errors import NotReproducedError, OperatorError

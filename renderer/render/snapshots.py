@@ -44,7 +44,7 @@ from renderer.errors import BindingError, InputError
 from renderer.jsoncopy import deep_copy
 from renderer.keys import CHECKPOINT_ID_LABEL
 from renderer.model.checkpoint import in_namespace
-from renderer.operator.checkpoint_id import (
+from renderer.operator.checkpoint_hash import (
     CheckpointDecodeError,
     checkpoint_id_of,
     checkpoint_name,

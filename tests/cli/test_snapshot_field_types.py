@@ -15,7 +15,7 @@ from paths import REPO
 
 from renderer.cli import main
 from renderer.constants import EXIT_ERROR, EXIT_INTERNAL
-from renderer.operator.checkpoint_id import (
+from renderer.operator.checkpoint_hash import (
     CheckpointDecodeError,
     checkpoint_id_of,
     compute_identity_hash,

@@ -138,7 +138,7 @@ MODES = [
 def test_render_then_lint_is_clean(
     case: str, policy: str, lookup: str, target: str, tmp_path: Path
 ) -> None:
-    from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+    from renderer.operator.checkpoint_hash import checkpoint_name, dgd_checkpoint_id
     from renderer.render import admit, worker_hash
 
     (source,) = load_bytes((ORACLE / case / "dgd.yaml").read_bytes(), "dgd.yaml")

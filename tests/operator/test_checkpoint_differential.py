@@ -27,7 +27,7 @@ from oracle_corpus import diff_paths
 from ruamel.yaml import YAML
 from test_admission_conversion_differential import ORACLE
 
-from renderer.operator.checkpoint_id import checkpoint_name, dgd_checkpoint_id
+from renderer.operator.checkpoint_hash import checkpoint_name, dgd_checkpoint_id
 from renderer.operator.config import OperatorConfig
 from renderer.operator.render import OperatorRenderError, render_operator
 

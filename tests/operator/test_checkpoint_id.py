@@ -15,13 +15,15 @@ import pytest
 from oracle_corpus import load_yaml
 from test_dcd import all_cases, checkpoint_objects
 
-from renderer.operator.checkpoint_id import (
-    CheckpointResolutionError,
-    apply_checkpoint_startup_policy,
+from renderer.operator.checkpoint_hash import (
     checkpoint_id_of,
     checkpoint_name,
     compute_identity_hash,
     dgd_checkpoint_id,
+)
+from renderer.operator.checkpoint_id import (
+    CheckpointResolutionError,
+    apply_checkpoint_startup_policy,
     dgd_uid_for,
     resolve_dgd_checkpoints,
 )

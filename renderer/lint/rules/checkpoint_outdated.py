@@ -65,6 +65,12 @@ from renderer.lint.sites import (
     mapping_at,
 )
 from renderer.model.checkpoint import SUPERSEDED
+from renderer.operator.checkpoint_hash import (
+    CheckpointDecodeError,
+    checkpoint_id_of,
+    checkpoint_name,
+)
+from renderer.operator.checkpoint_hash import dgd_checkpoint_id as id_of
 from renderer.record import FrozenRecord
 from renderer.source.model import Path, SourceObject
 from renderer.workloads import is_worker_type
@@ -150,13 +156,6 @@ def _superseded(ctx: LintContext, workload: Workload, snap: Snapshot, later: Sna
 def _check_workload(
     ctx: LintContext, workload: Workload, snap: Snapshot, plan: _Plan | None
 ) -> Iterator[Finding]:
-    from renderer.operator.checkpoint_id import (  # noqa: PLC0415 - the operator's checkpoint-ID code only for a lint with snapshots
-        CheckpointDecodeError,
-        checkpoint_id_of,
-        checkpoint_name,
-    )
-    from renderer.operator.checkpoint_id import dgd_checkpoint_id as id_of  # noqa: PLC0415 - the operator's checkpoint-ID code only for a lint with snapshots
-
     obj, path = _binding_site(workload)
     namespace = workload.obj.namespace
     dgd_name = _dgd_name(workload)
