@@ -122,6 +122,13 @@ class LintContext(Record):
         for pcs in self.pcss:
             yield from pcs.workloads
 
+    def restores(self) -> Iterator[tuple[Workload, Resolution]]:
+        """Each workload that restores from a checkpoint, with where it is bound (no
+        misplaced copy: binding-misplaced reports those), and what it restores from."""
+        for workload in self.workloads():
+            if workload.checkpointed and workload.misplaced is None:
+                yield workload, self.resolve(workload)
+
     def parse(self, value: str) -> Binding | str:
         """The parsed binding, or the operator's parse message."""
         found = self._parsed.get(value)

@@ -71,10 +71,7 @@ SEVERITY: Severity = ERROR
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for workload in ctx.workloads():
-        if not workload.checkpointed or workload.misplaced is not None:
-            continue
-        restore = ctx.resolve(workload)
+    for workload, restore in ctx.restores():
         if restore.state in _NO_BINDING_ASKED:
             continue
         # A restore candidate of an automatic checkpoint is denied without its binding; an

@@ -119,10 +119,7 @@ class _Plan(FrozenRecord):
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     plan = _dgd_plan(ctx)
-    for workload in ctx.workloads():
-        if not workload.checkpointed or workload.misplaced is not None:
-            continue
-        restore = ctx.resolve(workload)
+    for workload, restore in ctx.restores():
         snap = restore.snapshot
         if snap is None or snap.manual or snap.untrusted is not None:
             continue  # pending / untrusted are other rules' findings; manual: unbound

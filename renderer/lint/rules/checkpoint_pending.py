@@ -39,10 +39,7 @@ SEVERITY: Severity = WARNING
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for workload in ctx.workloads():
-        if not workload.checkpointed or workload.misplaced is not None:
-            continue
-        restore = ctx.resolve(workload)
+    for workload, restore in ctx.restores():
         namespace = workload.obj.namespace
         if restore.state == PENDING:
             name = restore.name
