@@ -371,7 +371,6 @@ def _read_whole(  # noqa: PLR0917 - private helper of _load
 ) -> bool:
     """The stream in one parse (with the pre-scan's shortcuts when `kinds` is given), its
     objects appended to `objects`; True when it has content."""
-    max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
     parts = segments(text, kinds) if kinds is not None else None
     runs: list[tuple[bytes | str, str, int, int, int]]
     if parts is None:
@@ -386,29 +385,21 @@ def _read_whole(  # noqa: PLR0917 - private helper of _load
             tail: bytes | str = b"\n" if isinstance(source, bytes) else "\n"
             runs[-1] = (source + tail, part_text, line_offset, char_offset, doc_offset)  # type: ignore[operator]
     found_content = parts is not None and sum(len(p.text) for p in parts) < len(text)
+    parse = _parser(name, spans, max_alias_nodes, max_depth)
     nodes = 0  # the node and alias budgets are per file: runs continue the counts
     aliases = (0, 0)
     for source, part_text, line_offset, char_offset, doc_offset in runs:
-        for doc in _documents(
+        for doc in parse(
             source,
             part_text,
-            name,
             line_offset=line_offset,
             char_offset=char_offset,
             doc_offset=doc_offset,
-            spans=spans,
-            max_alias_nodes=max_alias_nodes,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
             nodes_before=nodes,
-            max_documents=max_documents,
             aliases_before=aliases,
         ):
             nodes, aliases = doc.nodes, doc.aliases
-            if doc.empty or doc.value is None:
-                continue
-            found_content = True
-            objects.extend(document_objects(doc, name, kinds))
+            found_content |= _collect(doc, name, kinds, objects)
     return found_content
 
 
@@ -424,7 +415,7 @@ def _read_chunks(  # noqa: PLR0917 - private helper of _load
 ) -> bool:
     """The stream as kubectl reads one that a single parse would read otherwise: each
     piece between separator lines alone, its first document only (`stream`)."""
-    max_nodes, max_documents = limits.max_nodes(), limits.max_documents()
+    parse = _parser(name, spans, max_alias_nodes, max_depth)
     found_content = False
     nodes = 0
     aliases = (0, 0)
@@ -436,19 +427,14 @@ def _read_chunks(  # noqa: PLR0917 - private helper of _load
         piece, moved = as_kubectl_feeds(text[chunk.start : chunk.end])
         if not piece.strip():
             continue
-        documents = _documents(
+        documents = parse(
             piece.encode("utf-8"),
             piece,
-            name,
             line_offset=line,
             char_offset=chunk.start,
             doc_offset=number,
             spans=spans and not moved,
-            max_alias_nodes=max_alias_nodes,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
             nodes_before=nodes,
-            max_documents=max_documents,
             aliases_before=aliases,
         )
         doc = next(documents, None)  # go-yaml's Unmarshal: the first document only
@@ -456,11 +442,34 @@ def _read_chunks(  # noqa: PLR0917 - private helper of _load
         if doc is None:
             continue
         nodes, aliases = doc.nodes, doc.aliases
-        if doc.empty or doc.value is None:
-            continue
-        found_content = True
-        objects.extend(document_objects(doc, name, kinds))
+        found_content |= _collect(doc, name, kinds, objects)
     return found_content
+
+
+def _parser(
+    name: str, spans: bool, max_alias_nodes: int, max_depth: int
+) -> Callable[..., Generator[Document, None, None]]:
+    """`_documents` with what is the same for every run of one file bound: its name and
+    the caps (the file's own budgets are passed on from run to run by the caller)."""
+    return partial(
+        _documents,
+        name=name,
+        spans=spans,
+        max_alias_nodes=max_alias_nodes,
+        max_depth=max_depth,
+        max_nodes=limits.max_nodes(),
+        max_documents=limits.max_documents(),
+    )
+
+
+def _collect(
+    doc: Document, name: str, kinds: Collection[str] | None, objects: list[SourceObject]
+) -> bool:
+    """Append a read document's objects to `objects`; False for an empty document."""
+    if doc.empty or doc.value is None:
+        return False
+    objects.extend(document_objects(doc, name, kinds))
+    return True
 
 
 def _check_document_count(text: str, name: str, cap: int) -> None:
