@@ -35,13 +35,13 @@ from renderer.goruntime.encoding_json import (
 from renderer.goruntime.typetable import ALPHA, core_type, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.admission.conversion_resources import resources_from_native
 from renderer.operator.admission.conversion_restore import container_is_empty
 from renderer.operator.admission.conversion_spec import (
     extra_pod_spec_is_zero,
     extra_pod_spec_needs_preservation,
     extra_pod_spec_only_preserves_main_container_name,
     pod_spec_is_zero,
-    resources_from_native,
     save_shared_alpha_only_spec,
 )
 from renderer.operator.errors import NotReproducedError

@@ -14,11 +14,13 @@ from renderer.goruntime.equality import is_semantic_zero, semantic_equal
 from renderer.goruntime.mergo import merge
 from renderer.goruntime.typetable import CORE, core_type, struct_fields
 from renderer.jsoncopy import deep_copy
+from renderer.operator.admission.conversion_resources import (
+    resources_need_preservation,
+    resources_to_native,
+)
 from renderer.operator.admission.conversion_spec import (
     extra_pod_spec_needs_preservation,
     has_pod_template_content,
-    resources_need_preservation,
-    resources_to_native,
     shared_memory_needs_preservation,
 )
 from renderer.operator.dcd_alpha import (

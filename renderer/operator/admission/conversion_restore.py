@@ -19,6 +19,7 @@ from renderer.goruntime.mergo import merge
 from renderer.goruntime.typetable import CORE, struct_type
 from renderer.jsoncopy import deep_copy
 from renderer.operator import consts
+from renderer.operator.admission.conversion_resources import resources_need_preservation
 
 MAIN = consts.MAIN_CONTAINER_NAME
 SIDECAR = consts.FRONTEND_SIDECAR_CONTAINER_NAME
@@ -152,7 +153,6 @@ def _drop_generated_compilation_cache_mount(
 def _drop_generated_main_container(
     out: dict[str, Any], saved: dict[str, Any], cache: dict[str, Any] | None, src: dict[str, Any]
 ) -> None:
-    from renderer.operator.admission.conversion_spec import resources_need_preservation  # noqa: PLC0415 - cycle: conversion_spec imports this module
 
     if _find(_containers(saved), MAIN) is not None:
         return
