@@ -28,12 +28,11 @@ from typing import Any
 
 from renderer.binding.scalars import describe, format_path, go_int, has_surrogate
 from renderer.errors import BindingError
-from renderer.gojson import encode_string
+from renderer.gojson import encode_string, marshal_any
 from renderer.goruntime.gotime import TimeFormatError, marshal_time
 from renderer.goruntime.typetable import document, is_empty
 from renderer.record import Record
 from renderer.source.model import Path, SourceObject
-from renderer.source.tojson import to_go_json
 
 TABLE_RESOURCE = "binding-types-k8s-v0.36.2.json"  # named by its k8s.io/api version
 QUANTITY = "k8s.io/apimachinery/pkg/api/resource.Quantity"
@@ -427,7 +426,7 @@ def _decode_int_or_string(value: Any, path: Path, ctx: DecodeContext) -> str:
 def _decode_fields_v1(value: Any, path: Path, ctx: DecodeContext) -> str:
 
     try:
-        return to_go_json(value)
+        return marshal_any(value)
     except ValueError as exc:  # NaN/Inf inside: Go's JSON has no text for them
         raise ctx.error(path, str(exc)) from None
 

@@ -29,10 +29,10 @@ reader: the commands that import it read YAML, and a cold lint takes fewer instr
 with the parser imported here than on the first read.
 """
 
+from renderer.gojson import marshal_any as to_go_json
 from renderer.source.files import iter_yaml_files, load_paths
 from renderer.source.model import Mark, Path, SourceObject
 from renderer.source.reader import DEFAULT_MAX_BYTES, load_bytes
-from renderer.source.tojson import to_go_json
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
