@@ -10,5 +10,30 @@ test_lint_checkpoint_outdated.py.
 
 from __future__ import annotations
 
+from click.testing import CliRunner
+
+from renderer.cli import cli
+
 VECTOR_FIXTURES = ("--disable", "checkpoint-outdated")
 OUTDATED_RULE = "checkpoint-outdated"
+VECTOR_SNAPSHOT = "tests/vectors/02-worker-baseline.input.yaml"
+
+
+def lint_in_format(fmt: str, *paths: str) -> tuple[int, str]:
+    """`lint PATHS --checkpoint <vector 02> --format FMT` through the CLI (no config):
+    exit code and stdout."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "--no-config",
+            "lint",
+            *VECTOR_FIXTURES,
+            *paths,
+            "--checkpoint",
+            VECTOR_SNAPSHOT,
+            "--format",
+            fmt,
+        ],
+        catch_exceptions=False,
+    )
+    return result.exit_code, result.stdout

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from lint_support import VECTOR_FIXTURES
+from lint_support import VECTOR_FIXTURES, lint_in_format
 from paths import REPO
 
 from renderer.cli import cli
@@ -35,21 +35,7 @@ def invoke(*args: str) -> Result:
 
 
 def lint(fmt: str, *paths: str) -> tuple[int, str]:
-    result = CliRunner().invoke(
-        cli,
-        [
-            "--no-config",
-            "lint",
-            *VECTOR_FIXTURES,
-            *paths,
-            "--checkpoint",
-            SNAPSHOT,
-            "--format",
-            fmt,
-        ],
-        catch_exceptions=False,
-    )
-    return result.exit_code, result.stdout
+    return lint_in_format(fmt, *paths)
 
 
 def from_subfolder(monkeypatch: pytest.MonkeyPatch, fmt: str) -> tuple[int, str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from lint_support import VECTOR_FIXTURES
+from lint_support import VECTOR_FIXTURES, lint_in_format
 from paths import TESTS
 
 from renderer.cli import cli
@@ -36,21 +36,7 @@ SARIF = ("--format", "sarif")
 
 
 def lint(fmt: str) -> tuple[int, str]:
-    result = CliRunner().invoke(
-        cli,
-        [
-            "--no-config",
-            "lint",
-            *VECTOR_FIXTURES,
-            *PATHS,
-            "--checkpoint",
-            SNAPSHOT,
-            "--format",
-            fmt,
-        ],
-        catch_exceptions=False,
-    )
-    return result.exit_code, result.stdout
+    return lint_in_format(fmt, *PATHS)
 
 
 @pytest.fixture
